@@ -1,0 +1,119 @@
+// Command alicezero trains, evaluates and plays Alice Chess.
+//
+// Usage:
+//
+//	alicezero <command> [flags] [arguments]
+//
+// Run "alicezero help" for the list of commands and "alicezero <command>
+// -h" for a command's flags.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+)
+
+// command is one subcommand: its name, a one-line summary and its body.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error
+}
+
+// commands lists the subcommands in the order help shows them.
+func commands() []command {
+	cmds := []command{
+		{"perft", "count leaf nodes of the legal move tree", runPerft},
+	}
+	sort.Slice(cmds, func(i, j int) bool { return cmds[i].name < cmds[j].name })
+	return cmds
+}
+
+// errUsage marks an error already explained to the user by the flag package.
+var errUsage = errors.New("usage")
+
+// exitError carries a specific exit status.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(stdout)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	for _, c := range commands() {
+		if c.name != args[0] {
+			continue
+		}
+		err := c.run(ctx, args[1:], stdin, stdout, stderr)
+		switch {
+		case err == nil:
+			return 0
+		case errors.Is(err, errUsage) || errors.Is(err, flag.ErrHelp):
+			return 2
+		}
+		fmt.Fprintf(stderr, "alicezero %s: %v\n", c.name, err)
+		var ee *exitError
+		if errors.As(err, &ee) {
+			return ee.code
+		}
+		return 1
+	}
+	fmt.Fprintf(stderr, "alicezero: unknown command %q\n\n", args[0])
+	usage(stderr)
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "alicezero: self-play reinforcement learning for Alice Chess")
+	fmt.Fprintln(w, "\nUsage: alicezero <command> [flags] [arguments]\n\nCommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun 'alicezero <command> -h' for a command's flags.")
+}
+
+// newFlagSet returns a flag set that reports errors to stderr and returns
+// them rather than exiting.
+func newFlagSet(name, argsUsage string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: alicezero %s [flags] %s\n\nFlags:\n", name, argsUsage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args and maps a parse failure to errUsage.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errUsage
+	}
+	return nil
+}

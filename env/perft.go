@@ -1,0 +1,41 @@
+package env
+
+// Perft counts the leaf nodes of the legal move tree to the given depth,
+// counting the last ply in bulk (the number of legal moves, without playing
+// them).
+func (p *Position) Perft(depth int) uint64 {
+	if depth <= 0 {
+		return 1
+	}
+	lists := make([]MoveList, depth)
+	return p.perft(depth, lists)
+}
+
+func (p *Position) perft(depth int, lists []MoveList) uint64 {
+	ml := &lists[depth-1]
+	p.LegalMoves(ml)
+	if depth == 1 {
+		return uint64(ml.N)
+	}
+	var n uint64
+	for _, m := range ml.Moves[:ml.N] {
+		p.MakeMove(m)
+		n += p.perft(depth-1, lists)
+		p.UnmakeMove()
+	}
+	return n
+}
+
+// Divide returns, for each legal move, the perft count below it.
+func (p *Position) Divide(depth int) ([]Move, []uint64) {
+	var ml MoveList
+	p.LegalMoves(&ml)
+	moves := append([]Move(nil), ml.Slice()...)
+	counts := make([]uint64, len(moves))
+	for i, m := range moves {
+		p.MakeMove(m)
+		counts[i] = p.Perft(depth - 1)
+		p.UnmakeMove()
+	}
+	return moves, counts
+}
