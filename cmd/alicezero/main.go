@@ -31,6 +31,7 @@ type command struct {
 func commands() []command {
 	cmds := []command{
 		{"perft", "count leaf nodes of the legal move tree", runPerft},
+		{"bench", "the standard benchmark: speed figures for this machine, one per line", runBench},
 	}
 	sort.Slice(cmds, func(i, j int) bool { return cmds[i].name < cmds[j].name })
 	return cmds

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/alicezero/alicezero/env"
+)
+
+// figure is one line of the benchmark: a name, a unit and how to measure it.
+type figure struct {
+	name    string
+	unit    string
+	measure func(ctx context.Context) (float64, error)
+}
+
+func benchFigures() []figure {
+	return []figure{
+		{"perft_nps", "nodes/s", measurePerft},
+		{"encode_ns", "ns/position", measureEncode},
+	}
+}
+
+func runBench(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("bench", "", stderr)
+	only := fs.String("only", "", "comma-separated figure names to measure (default: all)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	want := map[string]bool{}
+	for _, n := range strings.Split(*only, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			want[n] = true
+		}
+	}
+	known := map[string]bool{}
+	for _, f := range benchFigures() {
+		known[f.name] = true
+	}
+	for n := range want {
+		if !known[n] {
+			return fmt.Errorf("--only: unknown figure %q", n)
+		}
+	}
+	fmt.Fprintf(stdout, "# alicezero bench: %s/%s, %d CPUs, %s\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
+	for _, f := range benchFigures() {
+		if len(want) > 0 && !want[f.name] {
+			continue
+		}
+		v, err := f.measure(ctx)
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.name, err)
+		}
+		fmt.Fprintf(stdout, "%s: %s %s\n", f.name, formatFigure(v), f.unit)
+	}
+	return nil
+}
+
+// measurePerft counts the start position to depth 6 on one goroutine, with
+// bulk counting at the leaves.
+func measurePerft(ctx context.Context) (float64, error) {
+	pos := env.NewPosition(env.Alice)
+	start := time.Now()
+	n := pos.Perft(6)
+	return float64(n) / time.Since(start).Seconds(), ctx.Err()
+}
+
+// measureEncode encodes a middle-game position repeatedly for half a second.
+func measureEncode(ctx context.Context) (float64, error) {
+	pos := env.NewPosition(env.Alice)
+	if _, err := pos.PlayUCI(strings.Fields("e2e4 d7d5 f1e2 d5e4 g1f3 g8f6")); err != nil {
+		return 0, err
+	}
+	buf := make([]float32, env.InputSize)
+	n := 0
+	start := time.Now()
+	for time.Since(start) < 500*time.Millisecond && ctx.Err() == nil {
+		for i := 0; i < 1000; i++ {
+			pos.Encode(buf)
+		}
+		n += 1000
+	}
+	return float64(time.Since(start).Nanoseconds()) / float64(n), ctx.Err()
+}
+
+// formatFigure prints large figures whole and small ones to three
+// significant digits, so lines stay easy to compare by eye.
+func formatFigure(v float64) string {
+	if v >= 1000 || v <= -1000 {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return fmt.Sprintf("%.3g", v)
+}
