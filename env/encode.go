@@ -2,7 +2,9 @@ package env
 
 // Encode writes the position's input planes (the layout in planes.go) into
 // dst, which must hold at least InputSize values. It allocates nothing.
-func (p *Position) Encode(dst []float32) {
+func (p *Position) Encode(dst []float32) { encodeState(&p.state, p.Repetitions(), dst) }
+
+func encodeState(p *state, reps int, dst []float32) {
 	dst = dst[:InputSize]
 	clear(dst)
 	us := p.side
@@ -30,9 +32,9 @@ func (p *Position) Encode(dst []float32) {
 			s[i] = v
 		}
 	}
-	if r := p.Repetitions(); r >= 1 {
+	if reps >= 1 {
 		fill(24, 1)
-		if r >= 2 {
+		if reps >= 2 {
 			fill(25, 1)
 		}
 	}
