@@ -19,8 +19,12 @@ type Snapshot struct {
 const SnapshotSize = 64 + 8
 
 // Snapshot captures the position's encodable state.
+// The move number and last move are not kept: the network does not see
+// them.
 func (p *Position) Snapshot() Snapshot {
-	return Snapshot{s: p.state, reps: uint8(min(p.Repetitions(), 2))}
+	sn := Snapshot{s: p.state, reps: uint8(min(p.Repetitions(), 2))}
+	sn.s.fullmove, sn.s.lastMove = 1, NoMove
+	return sn
 }
 
 // Encode writes the snapshot's input planes, exactly as Position.Encode

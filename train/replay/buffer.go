@@ -1,0 +1,119 @@
+package replay
+
+import (
+	"errors"
+	"math/rand/v2"
+
+	"github.com/alicezero/alicezero/env"
+)
+
+// WindowConfig sizes the sampling window: the newest positions, a fraction
+// of all positions the run has produced, clamped to [Min, Max]. The window
+// so grows with the run, and early, poor games leave it (as in KataGo).
+type WindowConfig struct {
+	Min      int
+	Max      int
+	Fraction float64
+}
+
+// Size returns the window for a run that has produced total positions.
+func (w WindowConfig) Size(total int) int {
+	n := int(w.Fraction * float64(total))
+	return max(w.Min, min(n, w.Max))
+}
+
+// Buffer holds the samples of a run's window, oldest first.
+type Buffer struct {
+	window  WindowConfig
+	maxUses int
+	samples []Sample
+	uses    []uint16
+	total   int // positions ever added, for the window size
+}
+
+// NewBuffer returns an empty buffer. maxUses caps how often one sample may
+// be drawn (0: no cap).
+func NewBuffer(w WindowConfig, maxUses int) *Buffer {
+	return &Buffer{window: w, maxUses: maxUses}
+}
+
+// Add appends samples (from one iteration, say) and drops those that fell
+// out of the window.
+func (b *Buffer) Add(samples []Sample) {
+	b.samples = append(b.samples, samples...)
+	b.uses = append(b.uses, make([]uint16, len(samples))...)
+	b.total += len(samples)
+	if keep := b.window.Size(b.total); len(b.samples) > keep {
+		drop := len(b.samples) - keep
+		b.samples = append(b.samples[:0:0], b.samples[drop:]...)
+		b.uses = append(b.uses[:0:0], b.uses[drop:]...)
+	}
+}
+
+// SetTotal records how many positions the run has produced, for a buffer
+// rebuilt on resume from only the shards still in the window.
+func (b *Buffer) SetTotal(total int) { b.total = total }
+
+// Len is the number of samples in the window; Total counts every position
+// ever added.
+func (b *Buffer) Len() int   { return len(b.samples) }
+func (b *Buffer) Total() int { return b.total }
+
+// ErrExhausted is returned when every sample has reached the use cap.
+var ErrExhausted = errors.New("replay: every sample in the window has reached its use cap")
+
+// Sample draws n distinct-use samples uniformly from those below the use
+// cap, counting the use, and returns them.
+func (b *Buffer) Sample(rng *rand.Rand, n int) ([]*Sample, error) {
+	if len(b.samples) == 0 {
+		return nil, errors.New("replay: the buffer is empty")
+	}
+	out := make([]*Sample, 0, n)
+	for tries := 0; len(out) < n; tries++ {
+		if tries > 64*n {
+			return nil, ErrExhausted
+		}
+		i := rng.IntN(len(b.samples))
+		if b.maxUses > 0 && int(b.uses[i]) >= b.maxUses {
+			continue
+		}
+		b.uses[i]++
+		out = append(out, &b.samples[i])
+	}
+	return out, nil
+}
+
+// Batch is a training batch laid out for the network.
+type Batch struct {
+	N      int
+	Planes []float32 // N × env.InputSize
+	Policy []float32 // N × env.PolicySize
+	WDL    []float32 // N × 3
+}
+
+// NewBatch allocates a batch of n positions.
+func NewBatch(n int) *Batch {
+	return &Batch{
+		N:      n,
+		Planes: make([]float32, n*env.InputSize),
+		Policy: make([]float32, n*env.PolicySize),
+		WDL:    make([]float32, n*env.WDLSize),
+	}
+}
+
+// Fill encodes the samples into the batch, each under a random symmetry
+// (policy indices are fixed by both, see env.Symmetry.PolicyIndex).
+func (bt *Batch) Fill(samples []*Sample, rng *rand.Rand) {
+	clear(bt.Policy)
+	for i, s := range samples[:bt.N] {
+		y := env.Symmetries[rng.IntN(len(env.Symmetries))]
+		img := s.Position.Transform(y)
+		img.Encode(bt.Planes[i*env.InputSize : (i+1)*env.InputSize])
+		pol := bt.Policy[i*env.PolicySize : (i+1)*env.PolicySize]
+		for _, e := range s.Policy {
+			pol[y.PolicyIndex(int(e.Index))] = e.Prob
+		}
+		w := s.WDL()
+		copy(bt.WDL[i*env.WDLSize:], w[:])
+	}
+}

@@ -1,0 +1,94 @@
+package replay
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+)
+
+// Shard files: the magic "AZRB", a format version (uint16), the sample
+// count (uint32), the samples, and a CRC-32C of everything before it.
+const (
+	shardMagic   = "AZRB"
+	shardVersion = 1
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// WriteShard writes samples to path atomically: to a temporary file in the
+// same folder, synced, then renamed, so a crash never leaves half a shard
+// under the real name.
+func WriteShard(path string, samples []Sample) error {
+	var buf bytes.Buffer
+	buf.WriteString(shardMagic)
+	b := binary.LittleEndian.AppendUint16(nil, shardVersion)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(samples)))
+	for i := range samples {
+		b = samples[i].appendBinary(b)
+	}
+	buf.Write(b)
+	buf.Write(binary.LittleEndian.AppendUint32(nil, crc32.Checksum(buf.Bytes(), castagnoli)))
+	return writeFileAtomic(path, buf.Bytes())
+}
+
+// ReadShard reads a shard, refusing a truncated or corrupted file.
+func ReadShard(path string) ([]Sample, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	fail := func(format string, args ...any) ([]Sample, error) {
+		return nil, fmt.Errorf("replay shard %s: %s", path, fmt.Sprintf(format, args...))
+	}
+	if len(data) < 14 || string(data[:4]) != shardMagic {
+		return fail("not a replay shard (bad magic or too short)")
+	}
+	if v := binary.LittleEndian.Uint16(data[4:]); v != shardVersion {
+		return fail("format version %d, this program reads version %d", v, shardVersion)
+	}
+	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
+	if crc32.Checksum(body, castagnoli) != sum {
+		return fail("checksum mismatch: the file is truncated or corrupted")
+	}
+	n := int(binary.LittleEndian.Uint32(data[6:]))
+	rest := body[10:]
+	samples := make([]Sample, 0, n)
+	for i := 0; i < n; i++ {
+		s, used, err := decodeSample(rest)
+		if err != nil {
+			return fail("sample %d: %v", i, err)
+		}
+		samples = append(samples, s)
+		rest = rest[used:]
+	}
+	if len(rest) != 0 {
+		return fail("%d bytes after the last sample", len(rest))
+	}
+	return samples, nil
+}
+
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	serr := f.Sync()
+	cerr := f.Close()
+	for _, err := range []error{werr, serr, cerr} {
+		if err != nil {
+			os.Remove(tmp)
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
