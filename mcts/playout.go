@@ -1,0 +1,486 @@
+package mcts
+
+import (
+	"math"
+
+	"github.com/alicezero/alicezero/env"
+)
+
+// leafSlot is one playout in flight: the path from the root (arena
+// indices), and for a leaf awaiting evaluation its legal moves, their
+// policy indices and its cache key.
+type leafSlot struct {
+	t         *Tree
+	path      []int32
+	rootChild int32 // Gumbel root: the root child counted in gVisits, or -1
+	key       uint64
+	ml        env.MoveList
+	idx       [env.MaxMoves]int16
+}
+
+type gatherResult uint8
+
+const (
+	gotNothing   gatherResult = iota // the tree cannot start a playout now
+	gotLeaf                          // slot holds a leaf to evaluate; planes written
+	gotCollision                     // slot holds a collision path (virtual loss applied)
+)
+
+// canDispatch reports whether the tree may start another playout. A
+// proven root needs no more search.
+func (t *Tree) canDispatch() bool {
+	if t.stopped || t.started >= t.budget || t.nodes[0].proof != proofNone {
+		return false
+	}
+	if m := t.cfg.MaxTreeNodes; m > 0 && len(t.nodes)+env.MaxMoves > m {
+		return false
+	}
+	return true
+}
+
+// done reports whether the search is over: nothing more to start and
+// nothing in flight.
+func (t *Tree) done() bool { return t.inFlight == 0 && !t.canDispatch() }
+
+// maxImmediate bounds the playouts one gather completes without the
+// network before it returns, so that callers see their stop conditions.
+const maxImmediate = 1024
+
+// gather runs playouts until one needs the network (its planes are written
+// to row), one collides with a leaf in flight, or no playout may start.
+// Playouts that end on a terminal, proven or cached position complete on
+// the spot; after maxImmediate of them gather returns gotNothing although
+// the tree may go on (callers tell the cases apart with done).
+func (t *Tree) gather(sl *leafSlot, row []float32) gatherResult {
+	for range maxImmediate {
+		if !t.canDispatch() {
+			break
+		}
+		switch t.playout(sl, row) {
+		case gotLeaf:
+			return gotLeaf
+		case gotCollision:
+			return gotCollision
+		case gotNothing:
+			return gotNothing
+		}
+		// A playout completed without the network: go on.
+	}
+	return gotNothing
+}
+
+// playDone: the playout completed without the network (terminal, proven
+// or cached leaf).
+const playDone gatherResult = 255
+
+func (t *Tree) playout(sl *leafSlot, row []float32) gatherResult {
+	sl.t = t
+	sl.rootChild = -1
+	path := append(sl.path[:0], 0)
+	w := t.work
+	idx := int32(0)
+	for {
+		nd := &t.nodes[idx]
+		if nd.state == stPending {
+			depth := len(path) - 1
+			if depth == 0 {
+				sl.path = path
+				return gotNothing // the root itself is being evaluated
+			}
+			t.unwind(depth)
+			sl.path = path
+			if t.useGumbel {
+				// Sequential halving must not run ahead of a blocked
+				// action: give the playout back and wait for the batch.
+				t.undoRootChild(sl)
+				return gotNothing
+			}
+			for _, p := range path {
+				t.nodes[p].inflight++
+			}
+			return gotCollision
+		}
+		if nd.state == stTerminal || (idx != 0 && nd.proof != proofNone) {
+			v, d := provenValue(nd.proof)
+			depth := len(path) - 1
+			t.started++
+			t.noteDepth(depth)
+			t.backup(path, v, d, false)
+			t.unwind(depth)
+			sl.path = path
+			return playDone
+		}
+		if nd.state == stUnexpanded {
+			break
+		}
+		c := t.selectChild(idx, sl)
+		w.MakeMove(t.nodes[c].move)
+		idx = c
+		path = append(path, c)
+	}
+	sl.path = path
+	depth := len(path) - 1
+	leaf := idx
+	ml := &sl.ml
+	w.LegalMoves(ml)
+	reps := w.Repetitions()
+	t.started++
+	t.noteDepth(depth)
+	if st := statusOf(w, ml.N, reps, t.cfg.PlyCap); st != env.Ongoing {
+		nd := &t.nodes[leaf]
+		nd.state = stTerminal
+		if st == env.Checkmate {
+			nd.proof, nd.nnWL = proofLoss, -1
+		} else {
+			nd.proof, nd.nnWL = proofDraw, 0
+		}
+		v, d := provenValue(nd.proof)
+		t.backup(path, v, d, false)
+		t.propagateProof(path)
+		t.unwind(depth)
+		return playDone
+	}
+	if t.cfg.ProbeMates && leaf != 0 && hasMateIn1(w, ml, &t.probeML) {
+		// The side to move mates next move: proven, no network needed.
+		nd := &t.nodes[leaf]
+		nd.proof, nd.dist, nd.nnWL = proofWin, 1, 1
+		t.backup(path, 1, 0, false)
+		t.propagateProof(path)
+		t.unwind(depth)
+		return playDone
+	}
+	key := cacheKey(w, reps)
+	if wdl, ok := t.s.cache.lookup(key, ml.N, t.scratch[:ml.N]); ok {
+		t.expand(leaf, ml, t.scratch[:ml.N], wdl)
+		t.backup(path, wdl[0]-wdl[2], wdl[1], false)
+		t.unwind(depth)
+		if leaf == 0 {
+			t.rootExpanded()
+		}
+		return playDone
+	}
+	for i, m := range ml.Moves[:ml.N] {
+		sl.idx[i] = int16(w.PolicyIndex(m))
+	}
+	w.Encode(row)
+	sl.key = key
+	t.nodes[leaf].state = stPending
+	for _, p := range path {
+		t.nodes[p].inflight++
+	}
+	t.inFlight++
+	t.unwind(depth)
+	return gotLeaf
+}
+
+// hasMateIn1 reports whether one of the legal moves ml of p checkmates
+// (only moves that give check are examined further).
+func hasMateIn1(p *env.Position, ml *env.MoveList, scratch *env.MoveList) bool {
+	for _, m := range ml.Moves[:ml.N] {
+		p.MakeMove(m)
+		mate := false
+		if p.InCheck() {
+			p.LegalMoves(scratch)
+			mate = scratch.N == 0
+		}
+		p.UnmakeMove()
+		if mate {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *Tree) unwind(depth int) {
+	for range depth {
+		t.work.UnmakeMove()
+	}
+}
+
+func (t *Tree) noteDepth(depth int) {
+	t.depthSum += depth
+	t.selDepth = max(t.selDepth, depth)
+}
+
+// provenValue is the exact W-L and D of a proven node, from its side to
+// move's view.
+func provenValue(p int8) (wl, d float32) {
+	switch p {
+	case proofWin:
+		return 1, 0
+	case proofLoss:
+		return -1, 0
+	}
+	return 0, 1
+}
+
+// provenQ is the exact value of a proven child from its parent's view.
+func provenQ(p int8) float64 {
+	switch p {
+	case proofWin:
+		return -1
+	case proofLoss:
+		return 1
+	}
+	return 0
+}
+
+// legalLogits extracts the logits of the slot's legal moves from a policy
+// row into dst and reports whether they and the WDL are finite.
+func (sl *leafSlot) legalLogits(policy []float32, wdl []float32, dst []float32) bool {
+	ok := true
+	for i := range sl.ml.N {
+		l := policy[sl.idx[i]]
+		dst[i] = l
+		if math.IsNaN(float64(l)) || math.IsInf(float64(l), 0) {
+			ok = false
+		}
+	}
+	for _, x := range wdl[:3] {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			ok = false
+		}
+	}
+	return ok
+}
+
+// complete expands the slot's leaf with the network's output (a policy row
+// of env.PolicySize logits and a WDL triple) and backs the value up.
+func (t *Tree) complete(sl *leafSlot, policy, wdl []float32) {
+	n := sl.ml.N
+	logits := t.scratch[:n]
+	sl.legalLogits(policy, wdl, logits)
+	w := [3]float32{wdl[0], wdl[1], wdl[2]}
+	t.s.cache.store(sl.key, logits, w[:])
+	leaf := sl.path[len(sl.path)-1]
+	t.expand(leaf, &sl.ml, logits, w)
+	t.backup(sl.path, w[0]-w[2], w[1], true)
+	t.inFlight--
+	sl.rootChild = -1 // the Gumbel count stays: the playout happened
+	if leaf == 0 {
+		t.rootExpanded()
+	}
+}
+
+// cancel undoes a leaf whose evaluation failed: the node becomes
+// unexpanded again and the playout is not counted.
+func (t *Tree) cancel(sl *leafSlot) {
+	leaf := sl.path[len(sl.path)-1]
+	t.nodes[leaf].state = stUnexpanded
+	for _, p := range sl.path {
+		t.nodes[p].inflight--
+	}
+	t.inFlight--
+	t.started--
+	t.undoRootChild(sl)
+}
+
+// revertCollision removes the virtual loss of a collision's path.
+func (t *Tree) revertCollision(path []int32, rootChild int32) {
+	for _, p := range path {
+		t.nodes[p].inflight--
+	}
+	if rootChild >= 0 {
+		t.gVisits[rootChild]--
+		t.gSims--
+	}
+}
+
+func (t *Tree) undoRootChild(sl *leafSlot) {
+	if sl.rootChild >= 0 {
+		t.gVisits[sl.rootChild]--
+		t.gSims--
+		sl.rootChild = -1
+	}
+}
+
+// expand gives the leaf its children with priors softmax(logits/T).
+func (t *Tree) expand(leaf int32, ml *env.MoveList, logits []float32, wdl [3]float32) {
+	n := ml.N
+	first := t.alloc(n)
+	ch := t.nodes[first : first+int32(n)]
+	mx := logits[0]
+	for _, l := range logits[1:n] {
+		mx = max(mx, l)
+	}
+	invT := 1 / float64(t.cfg.PolicyTemperature)
+	var sum float64
+	for i := range ch {
+		e := math.Exp((float64(logits[i]) - float64(mx)) * invT)
+		sum += e
+		ch[i] = node{move: ml.Moves[i], prior: float32(e), first: -1}
+	}
+	inv := 1 / sum
+	for i := range ch {
+		ch[i].prior = float32(float64(ch[i].prior) * inv)
+	}
+	nd := &t.nodes[leaf]
+	nd.first = first
+	nd.nChild = uint16(n)
+	nd.state = stExpanded
+	nd.nnWL = wdl[0] - wdl[2]
+}
+
+// backup adds a playout's value (W-L and D from the leaf's side to move's
+// view) to every node of the path, flipping the sign each ply; vl removes
+// the playout's virtual loss.
+func (t *Tree) backup(path []int32, v, d float32, vl bool) {
+	vv, dd := float64(v), float64(d)
+	for i := len(path) - 1; i >= 0; i-- {
+		nd := &t.nodes[path[i]]
+		nd.n++
+		nd.wl += vv
+		nd.d += dd
+		if vl {
+			nd.inflight--
+		}
+		if nd.n == 1 && i > 0 {
+			t.nodes[path[i-1]].visitedPrior += nd.prior
+		}
+		vv = -vv
+	}
+	t.playouts++
+}
+
+// propagateProof proves the ancestors of a newly proven leaf where the
+// proof settles them.
+func (t *Tree) propagateProof(path []int32) {
+	for i := len(path) - 2; i >= 0; i-- {
+		if !t.tryProve(path[i]) {
+			return
+		}
+	}
+}
+
+// tryProve proves node idx from its children if it can: a win if some move
+// leads to a position lost for the opponent (the shortest such), a loss if
+// every move leads to a position won by the opponent (the longest), a draw
+// if every move is proven and the best is a draw.
+func (t *Tree) tryProve(idx int32) bool {
+	nd := &t.nodes[idx]
+	if nd.proof != proofNone || nd.state != stExpanded {
+		return false
+	}
+	winDist, lossDist := -1, 0
+	all, anyDraw := true, false
+	for _, c := range t.nodes[nd.first : nd.first+int32(nd.nChild)] {
+		switch c.proof {
+		case proofLoss:
+			if d := int(c.dist) + 1; winDist < 0 || d < winDist {
+				winDist = d
+			}
+		case proofWin:
+			lossDist = max(lossDist, int(c.dist)+1)
+		case proofDraw:
+			anyDraw = true
+		default:
+			all = false
+		}
+	}
+	switch {
+	case winDist >= 0:
+		nd.proof, nd.dist = proofWin, uint16(min(winDist, math.MaxUint16))
+	case !all:
+		return false
+	case anyDraw:
+		nd.proof, nd.dist = proofDraw, 0
+	default:
+		nd.proof, nd.dist = proofLoss, uint16(min(lossDist, math.MaxUint16))
+	}
+	return true
+}
+
+// rootExpanded prepares a search whose root has just been (or already was)
+// expanded: it marks root moves that end the game at once, applies root
+// noise, and sets up Gumbel sequential halving.
+func (t *Tree) rootExpanded() {
+	t.probeRootChildren()
+	r := &t.nodes[0]
+	n := int(r.nChild)
+	ch := t.nodes[r.first : r.first+int32(n)]
+	if t.useGumbel {
+		t.setupGumbel(ch)
+		return
+	}
+	if t.noise && t.cfg.DirichletEpsilon > 0 && n > 1 {
+		t.savedPriors = t.savedPriors[:0]
+		for _, c := range ch {
+			t.savedPriors = append(t.savedPriors, c.prior)
+		}
+		t.priorsSaved = true
+		t.dirBuf = growF64(t.dirBuf, n)
+		sampleDirichlet(t.rng, t.cfg.DirichletAlpha, t.dirBuf)
+		eps := t.cfg.DirichletEpsilon
+		var vp float32
+		for i := range ch {
+			ch[i].prior = float32((1-eps)*float64(ch[i].prior) + eps*t.dirBuf[i])
+			if ch[i].n > 0 {
+				vp += ch[i].prior
+			}
+		}
+		r.visitedPrior = vp
+	}
+}
+
+func growF64(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}
+
+// restorePriors undoes the previous search's root noise.
+func (t *Tree) restorePriors() {
+	if !t.priorsSaved {
+		return
+	}
+	t.priorsSaved = false
+	r := &t.nodes[0]
+	if r.state != stExpanded || int(r.nChild) != len(t.savedPriors) {
+		return
+	}
+	ch := t.nodes[r.first : r.first+int32(r.nChild)]
+	var vp float32
+	for i := range ch {
+		ch[i].prior = t.savedPriors[i]
+		if ch[i].n > 0 {
+			vp += ch[i].prior
+		}
+	}
+	r.visitedPrior = vp
+}
+
+// probeRootChildren plays each unexplored root move and marks those that
+// end the game (mate, stalemate, draws by rule) as terminal, so a mate in
+// one is found whatever the budget.
+func (t *Tree) probeRootChildren() {
+	r := t.nodes[0]
+	if r.state != stExpanded {
+		return
+	}
+	w := t.work
+	changed := false
+	for i := r.first; i < r.first+int32(r.nChild); i++ {
+		c := &t.nodes[i]
+		if c.state != stUnexpanded {
+			continue
+		}
+		w.MakeMove(c.move)
+		w.LegalMoves(&t.probeML)
+		st := statusOf(w, t.probeML.N, w.Repetitions(), t.cfg.PlyCap)
+		w.UnmakeMove()
+		if st == env.Ongoing {
+			continue
+		}
+		c.state = stTerminal
+		if st == env.Checkmate {
+			c.proof, c.nnWL = proofLoss, -1
+		} else {
+			c.proof, c.nnWL = proofDraw, 0
+		}
+		changed = true
+	}
+	if changed {
+		t.tryProve(0)
+	}
+}

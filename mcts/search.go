@@ -1,0 +1,592 @@
+package mcts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/sourcegraph/conc/pool"
+
+	"github.com/alicezero/alicezero/env"
+)
+
+// Searcher runs searches with one evaluator and one configuration: Search
+// for a single game (engine mode), SearchBatch for many games at once
+// (self-play). It owns the evaluation cache its trees share. Its methods
+// are safe for concurrent use on different trees.
+type Searcher struct {
+	cfg   Config
+	eval  Evaluator
+	cache *Cache
+
+	wsMu sync.Mutex
+	free []*workspace
+
+	batches   atomic.Int64
+	positions atomic.Int64
+	playouts  atomic.Int64
+	evalNanos atomic.Int64
+
+	busyMu    sync.Mutex
+	busyN     int
+	busySince time.Time
+	busyTotal time.Duration
+}
+
+// NewSearcher checks cfg and returns a searcher that evaluates with eval.
+func NewSearcher(eval Evaluator, cfg Config) (*Searcher, error) {
+	if eval == nil {
+		return nil, errors.New("mcts: NewSearcher: nil evaluator")
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Searcher{cfg: cfg, eval: eval, cache: NewCache(cfg.CacheEntries)}, nil
+}
+
+// Config returns the searcher's settings.
+func (s *Searcher) Config() Config { return s.cfg }
+
+// Cache returns the searcher's evaluation cache (nil if disabled).
+func (s *Searcher) Cache() *Cache { return s.cache }
+
+// ClearCache empties the evaluation cache: call it when the evaluator's
+// network changes.
+func (s *Searcher) ClearCache() { s.cache.Clear() }
+
+// Stats are a searcher's running totals.
+type Stats struct {
+	Batches   int64         // Evaluate calls
+	Positions int64         // positions evaluated
+	Playouts  int64         // playouts completed by finished searches
+	EvalTime  time.Duration // time inside Evaluate, summed over calls
+	// EvalBusy is the wall time during which at least one Evaluate call
+	// ran; the rest of the wall time is search overhead.
+	EvalBusy    time.Duration
+	CacheHits   int64
+	CacheMisses int64
+}
+
+// Stats returns the totals since the searcher was made or ResetStats.
+func (s *Searcher) Stats() Stats {
+	st := Stats{
+		Batches:   s.batches.Load(),
+		Positions: s.positions.Load(),
+		Playouts:  s.playouts.Load(),
+		EvalTime:  time.Duration(s.evalNanos.Load()),
+	}
+	s.busyMu.Lock()
+	st.EvalBusy = s.busyTotal
+	if s.busyN > 0 {
+		st.EvalBusy += time.Since(s.busySince)
+	}
+	s.busyMu.Unlock()
+	st.CacheHits, st.CacheMisses = s.cache.HitsMisses()
+	return st
+}
+
+// ResetStats zeroes the totals (not the cache's contents).
+func (s *Searcher) ResetStats() {
+	s.batches.Store(0)
+	s.positions.Store(0)
+	s.playouts.Store(0)
+	s.evalNanos.Store(0)
+	s.busyMu.Lock()
+	s.busyTotal = 0
+	s.busySince = time.Now()
+	s.busyMu.Unlock()
+	if s.cache != nil {
+		s.cache.hits.Store(0)
+		s.cache.misses.Store(0)
+	}
+}
+
+// workspace is one batch's buffers: input planes, network outputs, the
+// leaves in flight and the collisions holding virtual loss.
+type workspace struct {
+	planes, policy, wdl []float32
+	slots               []leafSlot
+	colls               []collision
+	nColl               int
+	scratch             [env.MaxMoves]float32
+}
+
+type collision struct {
+	t         *Tree
+	path      []int32
+	rootChild int32
+}
+
+func (s *Searcher) getWorkspace() *workspace {
+	s.wsMu.Lock()
+	defer s.wsMu.Unlock()
+	if n := len(s.free); n > 0 {
+		ws := s.free[n-1]
+		s.free = s.free[:n-1]
+		return ws
+	}
+	b := s.cfg.BatchSize
+	return &workspace{
+		planes: make([]float32, b*env.InputSize),
+		policy: make([]float32, b*env.PolicySize),
+		wdl:    make([]float32, b*env.WDLSize),
+		slots:  make([]leafSlot, b),
+	}
+}
+
+func (s *Searcher) putWorkspace(ws *workspace) {
+	s.wsMu.Lock()
+	s.free = append(s.free, ws)
+	s.wsMu.Unlock()
+}
+
+func (ws *workspace) row(i int) []float32 { return ws.planes[i*env.InputSize : (i+1)*env.InputSize] }
+
+// pushCollision moves a collision out of a slot (swapping path buffers) so
+// that its virtual loss can be removed after the batch.
+func (ws *workspace) pushCollision(sl *leafSlot) {
+	if ws.nColl == len(ws.colls) {
+		ws.colls = append(ws.colls, collision{})
+	}
+	c := &ws.colls[ws.nColl]
+	ws.nColl++
+	c.t, c.rootChild = sl.t, sl.rootChild
+	c.path, sl.path = sl.path, c.path
+	sl.rootChild = -1
+}
+
+func (ws *workspace) revertCollisions() {
+	for i := range ws.colls[:ws.nColl] {
+		c := &ws.colls[i]
+		c.t.revertCollision(c.path, c.rootChild)
+		c.t = nil
+	}
+	ws.nColl = 0
+}
+
+// completeRows expands and backs up every leaf of the batch.
+func (ws *workspace) completeRows(rows int) {
+	for i := range rows {
+		sl := &ws.slots[i]
+		sl.t.complete(sl, ws.policy[i*env.PolicySize:(i+1)*env.PolicySize], ws.wdl[i*env.WDLSize:(i+1)*env.WDLSize])
+		sl.t = nil
+	}
+}
+
+// cancelRows undoes every leaf of a batch whose evaluation failed.
+func (ws *workspace) cancelRows(rows int) {
+	for i := range rows {
+		sl := &ws.slots[i]
+		sl.t.cancel(sl)
+		sl.t = nil
+	}
+	ws.revertCollisions()
+}
+
+func (s *Searcher) busyEnter() {
+	s.busyMu.Lock()
+	if s.busyN == 0 {
+		s.busySince = time.Now()
+	}
+	s.busyN++
+	s.busyMu.Unlock()
+}
+
+func (s *Searcher) busyLeave() {
+	s.busyMu.Lock()
+	s.busyN--
+	if s.busyN == 0 {
+		s.busyTotal += time.Since(s.busySince)
+	}
+	s.busyMu.Unlock()
+}
+
+// evalRows evaluates the batch's first rows positions and checks that the
+// outputs the search reads are finite.
+func (s *Searcher) evalRows(ws *workspace, rows int) error {
+	s.busyEnter()
+	t0 := time.Now()
+	err := callEvaluator(s.eval, ws.planes[:rows*env.InputSize], rows,
+		ws.policy[:rows*env.PolicySize], ws.wdl[:rows*env.WDLSize])
+	s.evalNanos.Add(int64(time.Since(t0)))
+	s.busyLeave()
+	s.batches.Add(1)
+	s.positions.Add(int64(rows))
+	if err != nil {
+		return err
+	}
+	for i := range rows {
+		sl := &ws.slots[i]
+		if !sl.legalLogits(ws.policy[i*env.PolicySize:], ws.wdl[i*env.WDLSize:], ws.scratch[:]) {
+			return fmt.Errorf("%w: non-finite output for position %d of a batch of %d", ErrEvaluator, i, rows)
+		}
+	}
+	return nil
+}
+
+// acquire takes ownership of a tree for a search.
+func (s *Searcher) acquire(t *Tree) error {
+	if t == nil {
+		return errors.New("mcts: nil tree")
+	}
+	if t.s != s {
+		return ErrForeignTree
+	}
+	if !t.busy.CompareAndSwap(false, true) {
+		return ErrTreeBusy
+	}
+	return nil
+}
+
+// beginSearch resets the per-search state.
+func (t *Tree) beginSearch(budget int, useGumbel, noise, small bool) {
+	t.restorePriors()
+	t.budget, t.started, t.inFlight, t.playouts = budget, 0, 0, 0
+	t.stopped, t.small, t.useGumbel, t.noise = false, small, useGumbel, noise
+	t.depthSum, t.selDepth = 0, 0
+	t.gSeq, t.gSims = t.gSeq[:0], 0
+	if t.nodes[0].state == stExpanded {
+		t.rootExpanded()
+	}
+}
+
+// SearchBatch runs one full search for each tree (Config.Simulations
+// playouts, or a small search under playout-cap randomisation), gathering
+// the leaves of all of them into batches of Config.BatchSize for the
+// evaluator. With Config.Workers > 1 the trees are split among that many
+// goroutines, each with its own batches (the evaluator must then be safe
+// for concurrent use). It returns one Result per tree, in order; it does
+// not advance the trees. A cancelled ctx aborts the round with an error
+// (the trees stay usable).
+func (s *Searcher) SearchBatch(ctx context.Context, trees []*Tree) ([]Result, error) {
+	for i, t := range trees {
+		if err := s.acquire(t); err != nil {
+			for _, u := range trees[:i] {
+				u.busy.Store(false)
+			}
+			return nil, fmt.Errorf("mcts: SearchBatch: tree %d: %w", i, err)
+		}
+	}
+	defer func() {
+		for _, t := range trees {
+			t.busy.Store(false)
+		}
+	}()
+	for i, t := range trees {
+		if st := t.Status(); st.IsOver() {
+			return nil, fmt.Errorf("mcts: SearchBatch: tree %d: %w (%s)", i, ErrGameOver, st)
+		}
+	}
+	cfg := &s.cfg
+	for _, t := range trees {
+		small := cfg.PlayoutCapProb > 0 && t.rng.Float64() < cfg.PlayoutCapProb
+		budget := cfg.Simulations
+		if small {
+			budget = max(1, cfg.Simulations/cfg.PlayoutCapFactor)
+		}
+		t.beginSearch(budget, cfg.Gumbel, !small, small)
+	}
+	w := min(cfg.Workers, len(trees))
+	var err error
+	if w <= 1 {
+		err = s.runGroup(ctx, trees)
+	} else {
+		p := pool.New().WithErrors().WithContext(ctx).WithCancelOnError().WithFirstError()
+		for g := range w {
+			group := make([]*Tree, 0, (len(trees)+w-1)/w)
+			for i := g; i < len(trees); i += w {
+				group = append(group, trees[i])
+			}
+			p.Go(func(ctx context.Context) error { return s.runGroup(ctx, group) })
+		}
+		err = p.Wait()
+	}
+	if err != nil {
+		return nil, err
+	}
+	res := make([]Result, len(trees))
+	for i, t := range trees {
+		res[i] = t.result()
+		s.playouts.Add(int64(t.playouts))
+	}
+	return res, nil
+}
+
+// runGroup searches a group of trees to the end, one batch at a time. Each
+// batch takes one leaf from each tree in turn (round robin, starting after
+// the last tree served) and more from each only when there are too few
+// trees to fill it.
+func (s *Searcher) runGroup(ctx context.Context, group []*Tree) error {
+	if len(group) == 0 {
+		return nil
+	}
+	ws := s.getWorkspace()
+	defer s.putWorkspace(ws)
+	cfg := &s.cfg
+	cursor := 0
+	for {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("mcts: SearchBatch: %w", err)
+		}
+		for _, t := range group {
+			t.batchLeaves, t.batchColl = 0, 0
+		}
+		rows, last := 0, cursor
+		for rows < cfg.BatchSize {
+			progress := false
+			for k := 0; k < len(group) && rows < cfg.BatchSize; k++ {
+				i := (cursor + k) % len(group)
+				t := group[i]
+				if t.batchLeaves >= cfg.MaxInFlightPerTree || t.batchColl > cfg.MaxCollisions {
+					continue
+				}
+				sl := &ws.slots[rows]
+				switch t.gather(sl, ws.row(rows)) {
+				case gotLeaf:
+					rows++
+					t.batchLeaves++
+					progress, last = true, i
+				case gotCollision:
+					ws.pushCollision(sl)
+					t.batchColl++
+					progress = true
+				default:
+					t.batchLeaves = cfg.MaxInFlightPerTree // blocked until the batch returns
+				}
+			}
+			if !progress {
+				break
+			}
+		}
+		cursor = (last + 1) % len(group)
+		if rows == 0 {
+			ws.revertCollisions()
+			if !slices.ContainsFunc(group, func(t *Tree) bool { return !t.done() }) {
+				return nil
+			}
+			continue // trees that only made progress without the network
+		}
+		if err := s.evalRows(ws, rows); err != nil {
+			ws.cancelRows(rows)
+			return fmt.Errorf("mcts: SearchBatch: %w", err)
+		}
+		ws.completeRows(rows)
+		ws.revertCollisions()
+	}
+}
+
+// Limits bound an engine-mode Search. With none of Nodes, Time and
+// Infinite set, the search runs Config.Simulations playouts.
+type Limits struct {
+	// Nodes is the most playouts to run (0: no bound).
+	Nodes int
+	// Time is the most wall time to search (0: no bound).
+	Time time.Duration
+	// Infinite searches until the context is done.
+	Infinite bool
+	// Info, if set, receives progress reports every InfoInterval (default
+	// 1 s) and once at the end. It is called from the search's goroutines,
+	// never concurrently with itself.
+	Info         func(Info)
+	InfoInterval time.Duration
+}
+
+// Info is a progress report of an engine-mode search, as UCI's info line
+// needs it.
+type Info struct {
+	Depth, SelDepth int
+	Nodes           int // playouts completed by this search
+	TreeSize        int // nodes in the tree
+	NPS             int
+	Elapsed         time.Duration
+	Value           float32    // root W-L, side to move's view
+	WDL             [3]float32 // root win/draw/loss, side to move's view
+	MateIn          int        // as Result.MateIn
+	PV              []env.Move
+	Final           bool // the last report of the search
+}
+
+type engineRun struct {
+	s        *Searcher
+	t        *Tree
+	lim      Limits
+	ctx      context.Context
+	mu       sync.Mutex
+	cond     *sync.Cond
+	infoMu   sync.Mutex
+	start    time.Time
+	deadline time.Time
+	lastInfo time.Time
+}
+
+// Search runs an engine-mode search of one tree within lim: Config.Workers
+// goroutines, each gathering up to Config.BatchSize leaves at once with
+// virtual loss. Cancelling ctx stops the search (UCI's "stop"); the best
+// result found so far is returned with a nil error, unless the root was
+// never evaluated (ErrNoResult). The search ends early when the root is
+// proven (a forced mate, or every move mated or drawn), except that an
+// Infinite search always waits for ctx. Root noise and the move
+// temperature apply as configured. With a single worker the search is
+// deterministic.
+func (s *Searcher) Search(ctx context.Context, t *Tree, lim Limits) (Result, error) {
+	if err := s.acquire(t); err != nil {
+		return Result{}, fmt.Errorf("mcts: Search: %w", err)
+	}
+	defer t.busy.Store(false)
+	if lim.Nodes < 0 || lim.Time < 0 || lim.InfoInterval < 0 {
+		return Result{}, fmt.Errorf("mcts: Search: negative limit (nodes %d, time %v, info interval %v)", lim.Nodes, lim.Time, lim.InfoInterval)
+	}
+	if st := t.Status(); st.IsOver() {
+		return Result{}, fmt.Errorf("mcts: Search: %w (%s)", ErrGameOver, st)
+	}
+	budget := lim.Nodes
+	if budget == 0 {
+		if lim.Time == 0 && !lim.Infinite {
+			budget = s.cfg.Simulations
+		} else {
+			budget = math.MaxInt32
+		}
+	}
+	useGumbel := s.cfg.Gumbel && lim.Time == 0 && !lim.Infinite
+	t.beginSearch(budget, useGumbel, true, false)
+
+	r := &engineRun{s: s, t: t, lim: lim, ctx: ctx, start: time.Now()}
+	r.cond = sync.NewCond(&r.mu)
+	r.lastInfo = r.start
+	if lim.Time > 0 {
+		r.deadline = r.start.Add(lim.Time)
+	}
+	if r.lim.InfoInterval == 0 {
+		r.lim.InfoInterval = time.Second
+	}
+	var err error
+	if s.cfg.Workers <= 1 {
+		err = r.worker()
+	} else {
+		p := pool.New().WithErrors().WithFirstError()
+		for range s.cfg.Workers {
+			p.Go(r.worker)
+		}
+		err = p.Wait()
+	}
+	if lim.Infinite && err == nil {
+		// The search ended early (proven root, node limit, full tree): an
+		// infinite search still ends only when told to.
+		<-ctx.Done()
+	}
+	res := t.result()
+	s.playouts.Add(int64(t.playouts))
+	if lim.Info != nil {
+		info := r.info(time.Now())
+		info.Final = true
+		lim.Info(info)
+	}
+	if err != nil {
+		return Result{}, fmt.Errorf("mcts: Search: %w", err)
+	}
+	if t.nodes[0].state != stExpanded {
+		if cause := context.Cause(ctx); cause != nil {
+			return Result{}, fmt.Errorf("mcts: Search: %w: %w", ErrNoResult, cause)
+		}
+		return Result{}, fmt.Errorf("mcts: Search: %w", ErrNoResult)
+	}
+	return res, nil
+}
+
+func (r *engineRun) checkStop() {
+	if r.ctx.Err() != nil || (!r.deadline.IsZero() && !time.Now().Before(r.deadline)) {
+		r.t.stopped = true
+	}
+}
+
+// worker gathers, evaluates and backs up batches until the search ends.
+func (r *engineRun) worker() error {
+	s, t := r.s, r.t
+	ws := s.getWorkspace()
+	defer s.putWorkspace(ws)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for {
+		r.checkStop()
+		rows, colls := 0, 0
+		for rows < s.cfg.BatchSize {
+			sl := &ws.slots[rows]
+			res := t.gather(sl, ws.row(rows))
+			if res == gotLeaf {
+				rows++
+				continue
+			}
+			if res == gotCollision {
+				ws.pushCollision(sl)
+				if colls++; colls > s.cfg.MaxCollisions {
+					break
+				}
+				continue
+			}
+			break
+		}
+		if rows == 0 {
+			ws.revertCollisions()
+			switch {
+			case t.done():
+				r.cond.Broadcast()
+				return nil
+			case t.inFlight > 0:
+				r.cond.Wait() // for another worker's batch
+			}
+			continue
+		}
+		r.mu.Unlock()
+		err := s.evalRows(ws, rows)
+		r.mu.Lock()
+		if err != nil {
+			ws.cancelRows(rows)
+			t.stopped = true
+			r.cond.Broadcast()
+			return err
+		}
+		ws.completeRows(rows)
+		ws.revertCollisions()
+		r.cond.Broadcast()
+		if r.lim.Info != nil {
+			if now := time.Now(); now.Sub(r.lastInfo) >= r.lim.InfoInterval {
+				r.lastInfo = now
+				info := r.info(now)
+				r.mu.Unlock()
+				r.infoMu.Lock()
+				r.lim.Info(info)
+				r.infoMu.Unlock()
+				r.mu.Lock()
+			}
+		}
+	}
+}
+
+// info reports the search's progress (call with the tree quiescent or
+// r.mu held).
+func (r *engineRun) info(now time.Time) Info {
+	t := r.t
+	el := now.Sub(r.start)
+	in := Info{
+		Nodes:    t.playouts,
+		TreeSize: len(t.nodes),
+		Elapsed:  el,
+		SelDepth: t.selDepth,
+	}
+	if t.started > 0 {
+		in.Depth = int(math.Round(float64(t.depthSum) / float64(t.started)))
+	}
+	if el > 0 {
+		in.NPS = int(float64(t.playouts) / el.Seconds())
+	}
+	root := &t.nodes[0]
+	in.Value, in.WDL = nodeValue(root)
+	in.MateIn = mateIn(root.proof, root.dist)
+	in.PV = t.pv(0, nil)
+	return in
+}
