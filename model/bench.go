@@ -1,0 +1,119 @@
+package model
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/alicezero/alicezero/env"
+)
+
+// syntheticBatch returns n positions of plausible input (sparse piece
+// planes, constant planes) and matching random targets, deterministically.
+func syntheticBatch(n int, seed uint64) (planes, pol, wdl []float32) {
+	rng := rand.New(rand.NewPCG(seed, 0xbe7c))
+	planes = make([]float32, n*env.InputSize)
+	pol = make([]float32, n*env.PolicySize)
+	wdl = make([]float32, n*env.WDLSize)
+	for b := 0; b < n; b++ {
+		pos := planes[b*env.InputSize : (b+1)*env.InputSize]
+		for sq := 0; sq < env.PlaneSize; sq++ {
+			if rng.IntN(3) == 0 {
+				pos[rng.IntN(24)*env.PlaneSize+sq] = 1
+			}
+		}
+		for sq := 0; sq < env.PlaneSize; sq++ {
+			pos[33*env.PlaneSize+sq] = 1
+		}
+		moves := 1 + rng.IntN(30)
+		for i := 0; i < moves; i++ {
+			pol[b*env.PolicySize+rng.IntN(env.PolicySize)] += 1 / float32(moves)
+		}
+		wdl[b*env.WDLSize+rng.IntN(env.WDLSize)] = 1
+	}
+	return planes, pol, wdl
+}
+
+// timeLoop calls f until d has passed (at least once, after one untimed
+// warm-up call) and returns calls per second.
+func timeLoop(d time.Duration, f func() error) (float64, error) {
+	if err := f(); err != nil {
+		return 0, err
+	}
+	start := time.Now()
+	calls := 0
+	for {
+		if err := f(); err != nil {
+			return 0, err
+		}
+		calls++
+		if el := time.Since(start); el >= d {
+			return float64(calls) / el.Seconds(), nil
+		}
+	}
+}
+
+// MeasureInference times the fast path and the gorgonia graph on batches
+// of `batch` random positions for about d each, with random weights of
+// architecture cfg, and returns positions per second for each.
+func MeasureInference(cfg Config, batch int, d time.Duration) (fastPosPerS, gorgoniaPosPerS float64, err error) {
+	if batch < 1 {
+		return 0, 0, fmt.Errorf("model: measure inference: batch %d < 1", batch)
+	}
+	w, err := NewWeights(cfg, 1)
+	if err != nil {
+		return 0, 0, err
+	}
+	planes, _, _ := syntheticBatch(batch, 1)
+	pol := make([]float32, batch*env.PolicySize)
+	wdl := make([]float32, batch*env.WDLSize)
+
+	fast, err := NewFastEvaluator(w, FastOptions{})
+	if err != nil {
+		return 0, 0, err
+	}
+	defer fast.Close()
+	rate, err := timeLoop(d, func() error { return fast.Evaluate(planes, batch, pol, wdl) })
+	if err != nil {
+		return 0, 0, fmt.Errorf("model: measure fast inference: %w", err)
+	}
+	fastPosPerS = rate * float64(batch)
+
+	g, err := NewGraphEvaluator(w, batch)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer g.Close()
+	rate, err = timeLoop(d, func() error { return g.Evaluate(planes, batch, pol, wdl) })
+	if err != nil {
+		return 0, 0, fmt.Errorf("model: measure gorgonia inference: %w", err)
+	}
+	return fastPosPerS, rate * float64(batch), nil
+}
+
+// MeasureTraining times training steps of tc (its BatchSize; zero fields
+// of a zero TrainConfig mean DefaultTrainConfig) on random data for about
+// d, and returns positions per second.
+func MeasureTraining(cfg Config, tc TrainConfig, d time.Duration) (posPerS float64, err error) {
+	if tc.BatchSize == 0 && tc.Optimizer == "" {
+		tc = DefaultTrainConfig()
+	}
+	w, err := NewWeights(cfg, 1)
+	if err != nil {
+		return 0, err
+	}
+	t, err := NewTrainer(w, tc)
+	if err != nil {
+		return 0, err
+	}
+	defer t.Close()
+	planes, pol, wdl := syntheticBatch(tc.BatchSize, 2)
+	rate, err := timeLoop(d, func() error {
+		_, err := t.Step(planes, pol, wdl)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("model: measure training: %w", err)
+	}
+	return rate * float64(tc.BatchSize), nil
+}

@@ -1,0 +1,152 @@
+package model
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/alicezero/alicezero/env"
+)
+
+// BenchmarkInference: positions per second of the fast path and of the
+// gorgonia graph, preset small, at several batch sizes. Run with -benchmem
+// to see the fast path's zero allocations per call.
+func BenchmarkInference(b *testing.B) {
+	cfg := mustPreset(b, "small")
+	w, err := NewWeights(cfg, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, impl := range []string{"fast", "gorgonia"} {
+		for _, batch := range []int{1, 16, 64, 256} {
+			b.Run(fmt.Sprintf("%s/batch=%d", impl, batch), func(b *testing.B) {
+				var ev Evaluator
+				switch impl {
+				case "fast":
+					f, err := NewFastEvaluator(w, FastOptions{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer f.Close()
+					ev = f
+				default:
+					g, err := NewGraphEvaluator(w, batch)
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer g.Close()
+					ev = g
+				}
+				planes, _, _ := syntheticBatch(batch, 1)
+				pol := make([]float32, batch*env.PolicySize)
+				wdl := make([]float32, batch*env.WDLSize)
+				if err := ev.Evaluate(planes, batch, pol, wdl); err != nil { // warm up
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				cpu0 := processCPUTime()
+				for i := 0; i < b.N; i++ {
+					if err := ev.Evaluate(planes, batch, pol, wdl); err != nil {
+						b.Fatal(err)
+					}
+				}
+				reportRates(b, b.N*batch, processCPUTime()-cpu0)
+			})
+		}
+	}
+}
+
+// reportRates reports positions per wall second and per CPU-second of the
+// process (the latter is the cost, and is less disturbed by neighbours on a
+// shared machine; with 2 busy cores it is half the wall rate).
+func reportRates(b *testing.B, positions int, cpu time.Duration) {
+	b.ReportMetric(float64(positions)/b.Elapsed().Seconds(), "pos/s")
+	if cpu > 0 {
+		b.ReportMetric(float64(positions)/cpu.Seconds(), "pos/cpu-s")
+	}
+}
+
+// BenchmarkTrainStep: one SGD step at the default training batch size,
+// preset small.
+func BenchmarkTrainStep(b *testing.B) {
+	w, err := NewWeights(mustPreset(b, "small"), 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tc := DefaultTrainConfig()
+	t, err := NewTrainer(w, tc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer t.Close()
+	planes, pol, wdl := syntheticBatch(tc.BatchSize, 2)
+	if _, err := t.Step(planes, pol, wdl); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := processCPUTime()
+	for i := 0; i < b.N; i++ {
+		if _, err := t.Step(planes, pol, wdl); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportRates(b, b.N*tc.BatchSize, processCPUTime()-cpu0)
+}
+
+// BenchmarkBatcher: many goroutines each evaluating one position at a time
+// through a Batcher over the fast path (preset small), as search threads
+// do.
+func BenchmarkBatcher(b *testing.B) {
+	w, err := NewWeights(mustPreset(b, "small"), 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := NewFastEvaluator(w, FastOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	bt, err := NewBatcher(f, BatcherOptions{MaxBatch: 64})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer bt.Close()
+	planes, _, _ := syntheticBatch(1, 1)
+	b.ReportAllocs()
+	b.SetParallelism(16) // 16 × GOMAXPROCS callers
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		pol := make([]float32, env.PolicySize)
+		wdl := make([]float32, env.WDLSize)
+		for pb.Next() {
+			if err := bt.Evaluate(planes, 1, pol, wdl); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	st := bt.Stats()
+	b.ReportMetric(float64(st.Positions)/b.Elapsed().Seconds(), "pos/s")
+	b.ReportMetric(float64(st.Positions)/float64(max(st.Batches, 1)), "pos/batch")
+}
+
+// The bench subcommand's entry points work and report positive rates.
+func TestMeasure(t *testing.T) {
+	cfg := mustPreset(t, "tiny")
+	fast, graph, err := MeasureInference(cfg, 4, 20*time.Millisecond)
+	if err != nil || fast <= 0 || graph <= 0 {
+		t.Fatalf("MeasureInference: %v %v %v", fast, graph, err)
+	}
+	tc := DefaultTrainConfig()
+	tc.BatchSize = 8
+	rate, err := MeasureTraining(cfg, tc, 20*time.Millisecond)
+	if err != nil || rate <= 0 {
+		t.Fatalf("MeasureTraining: %v %v", rate, err)
+	}
+	if _, _, err := MeasureInference(cfg, 0, time.Millisecond); err == nil {
+		t.Error("batch 0 accepted")
+	}
+	t.Logf("tiny: fast %.0f pos/s, gorgonia %.0f pos/s, training %.0f pos/s", fast, graph, rate)
+}

@@ -1,0 +1,273 @@
+package model
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/alicezero/alicezero/env"
+)
+
+// batchFor returns the deterministic training batch for a step.
+func batchFor(step int, n int) (planes, pol, wdl []float32) {
+	rng := rand.New(rand.NewPCG(uint64(step), 99))
+	planes = randomPlanes(rng, n)
+	pol, wdl = randomTargets(rng, n)
+	return
+}
+
+func TestCheckpointRoundTrip(t *testing.T) {
+	w := mustWeights(t, mustPreset(t, "tiny"), 31)
+	tr, err := NewTrainer(w, smallTrainConfig(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	for i := 0; i < 3; i++ {
+		if _, err := tr.Step(batchFor(i, 4)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "net.azck")
+	meta := map[string]string{"run": "test", "games": "12"}
+	extra := []byte("opaque trainer state \x00\x01\x02")
+	if err := SaveCheckpoint(path, tr.Checkpoint(meta, extra)); err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadCheckpoint(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Step != 3 || c.Preset != "tiny" || c.Meta["games"] != "12" || !bytes.Equal(c.Extra, extra) {
+		t.Errorf("header round trip: step %d preset %q meta %v extra %q", c.Step, c.Preset, c.Meta, c.Extra)
+	}
+	if c.TrainConfig == nil || c.TrainConfig.BatchSize != 4 || c.TrainConfig.LR.Base != 0.05 {
+		t.Errorf("train config round trip: %+v", c.TrainConfig)
+	}
+	if !c.Weights.Equal(w) {
+		t.Fatal("weights differ after round trip")
+	}
+	if c.Optimizer == nil || c.Optimizer.Step != 3 || c.Optimizer.Kind != OptimizerSGD {
+		t.Fatalf("optimizer state: %+v", c.Optimizer)
+	}
+
+	// Identical outputs from the saved and the loaded weights.
+	w2, _ := NewWeights(w.Config(), 999)
+	if err := LoadWeights(path, w2); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(32, 32))
+	planes := randomPlanes(rng, 5)
+	out := func(w *Weights) ([]float32, []float32) {
+		ev, err := NewFastEvaluator(w, FastOptions{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ev.Close()
+		p, v := make([]float32, 5*env.PolicySize), make([]float32, 5*env.WDLSize)
+		if err := ev.Evaluate(planes, 5, p, v); err != nil {
+			t.Fatal(err)
+		}
+		return p, v
+	}
+	p1, v1 := out(w)
+	p2, v2 := out(w2)
+	if maxAbsDiff(p1, p2) != 0 || maxAbsDiff(v1, v2) != 0 {
+		t.Error("loaded weights give different outputs")
+	}
+	// No temporary files left behind; overwriting works.
+	if err := SaveCheckpoint(path, &Checkpoint{Weights: w}); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	if len(entries) != 1 {
+		t.Errorf("directory holds %d entries after saves, want 1", len(entries))
+	}
+	c, err = LoadCheckpoint(path)
+	if err != nil || c.Optimizer != nil || c.Step != 0 {
+		t.Errorf("weights-only checkpoint: %v %+v", err, c)
+	}
+	if err := tr.Restore(c); err == nil {
+		t.Error("Restore accepted a checkpoint without optimizer state")
+	}
+	if err := SaveCheckpoint(filepath.Join(t.TempDir(), "missing", "x"), &Checkpoint{Weights: w}); err == nil {
+		t.Error("save into a missing directory succeeded")
+	}
+}
+
+// TestResumeBitIdentical: K steps, checkpoint, restore into a fresh
+// trainer, K more steps must equal 2K uninterrupted steps bit for bit.
+func TestResumeBitIdentical(t *testing.T) {
+	for _, opt := range []string{OptimizerSGD, OptimizerAdamW} {
+		t.Run(opt, func(t *testing.T) {
+			cfg := mustPreset(t, "tiny")
+			tc := smallTrainConfig(4)
+			tc.Optimizer = opt
+			tc.WeightDecay = 0.01
+			tc.LR = LRSchedule{Kind: "cosine", Base: 0.01, Min: 0.001, TotalSteps: 10, WarmupSteps: 2}
+			const K = 4
+
+			wa, _ := NewWeights(cfg, 41)
+			ta, err := NewTrainer(wa, tc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ta.Close()
+			for i := 0; i < 2*K; i++ {
+				if _, err := ta.Step(batchFor(i, 4)); err != nil {
+					t.Fatal(err)
+				}
+			}
+
+			wb, _ := NewWeights(cfg, 41)
+			tb, err := NewTrainer(wb, tc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; i < K; i++ {
+				if _, err := tb.Step(batchFor(i, 4)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			path := filepath.Join(t.TempDir(), "mid.azck")
+			if err := SaveCheckpoint(path, tb.Checkpoint(nil, nil)); err != nil {
+				t.Fatal(err)
+			}
+			tb.Close()
+
+			c, err := LoadCheckpoint(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wc, _ := NewWeights(cfg, 12345) // different init: Restore must overwrite it
+			tcc, err := NewTrainer(wc, *c.TrainConfig)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tcc.Close()
+			if err := tcc.Restore(c); err != nil {
+				t.Fatal(err)
+			}
+			if tcc.Steps() != K {
+				t.Fatalf("restored trainer at step %d, want %d", tcc.Steps(), K)
+			}
+			for i := K; i < 2*K; i++ {
+				if _, err := tcc.Step(batchFor(i, 4)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !wc.Equal(wa) {
+				t.Fatal("resumed run's weights differ from the uninterrupted run's")
+			}
+			sa, sc := ta.OptimizerState(), tcc.OptimizerState()
+			if sa.Step != sc.Step || len(sa.Slots) != len(sc.Slots) {
+				t.Fatalf("optimizer states differ: step %d vs %d", sa.Step, sc.Step)
+			}
+			for i := range sa.Slots {
+				if maxAbsDiff(sa.Slots[i].Data, sc.Slots[i].Data) != 0 {
+					t.Fatalf("optimizer buffer %s/%s differs", sa.Slots[i].Slot, sa.Slots[i].Param)
+				}
+			}
+		})
+	}
+}
+
+func TestCheckpointRejectsDamage(t *testing.T) {
+	w := mustWeights(t, mustPreset(t, "tiny"), 51)
+	tr, err := NewTrainer(w, smallTrainConfig(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	var buf bytes.Buffer
+	if err := WriteCheckpoint(&buf, tr.Checkpoint(map[string]string{"k": "v"}, []byte("xyz"))); err != nil {
+		t.Fatal(err)
+	}
+	good := buf.Bytes()
+	if _, err := ReadCheckpoint(bytes.NewReader(good)); err != nil {
+		t.Fatalf("intact file refused: %v", err)
+	}
+	hlen := int(binary.LittleEndian.Uint32(good[12:]))
+	read := func(b []byte) error {
+		_, err := ReadCheckpoint(bytes.NewReader(b))
+		return err
+	}
+	mutate := func(f func(b []byte) []byte) []byte {
+		return f(append([]byte(nil), good...))
+	}
+
+	for _, cut := range []int{0, 5, 12, 16, 16 + hlen/2, 16 + hlen, 16 + hlen + 100, len(good) / 2, len(good) - 33, len(good) - 1} {
+		err := read(good[:cut])
+		if !errors.Is(err, ErrTruncated) {
+			t.Errorf("truncated to %d of %d bytes: got %v, want ErrTruncated", cut, len(good), err)
+		}
+	}
+	for name, b := range map[string][]byte{
+		"payload byte":  mutate(func(b []byte) []byte { b[16+hlen+50] ^= 0x10; return b }),
+		"header byte":   mutate(func(b []byte) []byte { b[20] ^= 0x01; return b }),
+		"checksum byte": mutate(func(b []byte) []byte { b[len(b)-1] ^= 0xff; return b }),
+		"extra byte":    mutate(func(b []byte) []byte { b[len(b)-33] ^= 0xff; return b }),
+		"trailing data": mutate(func(b []byte) []byte { return append(b, 0) }),
+	} {
+		if err := read(b); !errors.Is(err, ErrChecksum) {
+			t.Errorf("%s corrupted: got %v, want ErrChecksum", name, err)
+		}
+	}
+	if err := read(mutate(func(b []byte) []byte { b[0] = 'X'; return b })); !errors.Is(err, ErrBadMagic) {
+		t.Errorf("wrong magic: got %v", err)
+	}
+	if err := read([]byte("PK\x03\x04 a zip file")); !errors.Is(err, ErrBadMagic) {
+		t.Errorf("zip file: got %v", err)
+	}
+	future := mutate(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[8:], CheckpointVersion+1); return b })
+	if err := read(future); !errors.Is(err, ErrVersion) || !strings.Contains(err.Error(), "newer") {
+		t.Errorf("future version: got %v", err)
+	}
+	zero := mutate(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[8:], 0); return b })
+	if err := read(zero); !errors.Is(err, ErrVersion) {
+		t.Errorf("version 0: got %v", err)
+	}
+
+	// Architecture mismatch, into weights and into a trainer.
+	dir := t.TempDir()
+	path := filepath.Join(dir, "tiny.azck")
+	if err := os.WriteFile(path, good, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	small, _ := NewWeights(mustPreset(t, "small"), 1)
+	err = LoadWeights(path, small)
+	if !errors.Is(err, ErrArchMismatch) || !strings.Contains(err.Error(), "channels 8 (file) vs 32 (net)") {
+		t.Errorf("loading tiny into small: got %v", err)
+	}
+	c, err := LoadCheckpoint(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := NewTrainer(small, smallTrainConfig(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ts.Close()
+	if err := ts.Restore(c); !errors.Is(err, ErrArchMismatch) {
+		t.Errorf("restoring tiny into a small trainer: got %v", err)
+	}
+	tcA := smallTrainConfig(2)
+	tcA.Optimizer = OptimizerAdamW
+	w2, _ := NewWeights(mustPreset(t, "tiny"), 1)
+	ta, err := NewTrainer(w2, tcA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ta.Close()
+	if err := ta.Restore(c); err == nil || !strings.Contains(err.Error(), "sgd") {
+		t.Errorf("restoring SGD state into an AdamW trainer: got %v", err)
+	}
+	if _, err := LoadCheckpoint(filepath.Join(dir, "absent")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: got %v", err)
+	}
+}

@@ -1,0 +1,70 @@
+// Package model is AliceZero's neural network: a residual convolutional
+// net that maps an encoded Alice Chess position (env.NumPlanes planes of
+// 8×8, see env/planes.go) to policy logits over env.PolicySize moves and
+// win/draw/loss probabilities for the side to move.
+//
+// # Architecture
+//
+// A 3×3 convolution stem, Config.Blocks residual blocks of Config.Channels
+// channels (conv-ReLU-conv, skip, ReLU), a policy head (1×1 conv, ReLU,
+// fully connected to the logits) and a value head (1×1 conv, ReLU, fully
+// connected, ReLU, fully connected to 3 logits, softmax). There is no batch
+// normalisation, so a net is entirely described by its parameters (see
+// Weights). Preset gives named sizes: "tiny" for tests, "small" (the
+// default) for 2-core training, "medium".
+//
+// # Inference
+//
+// Two implementations of the Evaluator interface compute the same function
+// from the same Weights:
+//
+//   - FastEvaluator, the one to use: pure Go plus an AVX2 matrix kernel in
+//     Go assembly (the portable gonum kernel elsewhere, or with the purego
+//     build tag), preallocated buffers, no allocation per call, batches
+//     split across cores.
+//   - GraphEvaluator: gorgonia graphs, one per batch-size bucket. Slow; the
+//     reference the fast path is tested against.
+//
+// A Batcher in front of an evaluator merges the requests of concurrent
+// callers (search threads) into batches:
+//
+//	w, _ := model.NewWeights(cfg, seed)      // or LoadWeights(path, w)
+//	fast, _ := model.NewFastEvaluator(w, model.FastOptions{})
+//	defer fast.Close()
+//	b, _ := model.NewBatcher(fast, model.BatcherOptions{MaxBatch: 64})
+//	defer b.Close()
+//	err := b.Evaluate(planes, n, policy, wdl) // from any goroutine
+//
+// Evaluators copy the weights they are given; after training, push new
+// weights with SetWeights.
+//
+// # Training
+//
+// Trainer runs one gorgonia graph (forward, loss, symbolic gradients) for a
+// fixed batch size and its own optimiser (SGD with momentum or AdamW, L2 as
+// a gradient term, optional decoupled weight decay and gradient-norm
+// clipping, an LRSchedule). The loss is the policy cross-entropy against
+// the search's visit distribution plus the value cross-entropy against the
+// game result plus c·Σw². Training is deterministic: the same seed, data
+// and configuration give bit-identical weights, and a run resumed from a
+// checkpoint continues bit-identically.
+//
+// # Checkpoints
+//
+// SaveCheckpoint writes weights, optimiser state, architecture, training
+// step, train config and the caller's metadata and opaque state in a
+// versioned, checksummed binary format (see checkpoint.go), atomically.
+// LoadCheckpoint refuses truncated, corrupted, foreign and future-version
+// files with errors wrapping ErrTruncated, ErrChecksum, ErrBadMagic and
+// ErrVersion; loading into a net of another architecture fails with
+// ErrArchMismatch.
+//
+// # Errors and concurrency
+//
+// Functions return errors with context and never panic across the package
+// boundary (gorgonia's panics are recovered and converted). Evaluators,
+// Batcher and Trainer are safe for concurrent use (evaluators and trainer
+// serialise calls). The package keeps no mutable global state of its own;
+// one package-level mutex serialises gorgonia graph construction, which
+// touches gorgonia's globals.
+package model

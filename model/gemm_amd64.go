@@ -1,0 +1,54 @@
+//go:build amd64 && !purego
+
+package model
+
+import "golang.org/x/sys/cpu"
+
+// haveAVX2 is fixed at start-up from the CPU's (and OS's) features; the
+// "purego" build tag compiles the assembly out entirely.
+var haveAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
+// sgemm4x16 computes C[0:4][0:16] += A[0:4][0:k] · B[0:k][0:16], strides
+// in elements, then if relu replaces C by max(C, 0). Implemented in
+// gemm_amd64.s with AVX2 FMA.
+//
+//go:noescape
+func sgemm4x16(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, relu bool)
+
+// sgemm1x16 is sgemm4x16 for a single row.
+//
+//go:noescape
+func sgemm1x16(k int, a *float32, b *float32, ldb int, c *float32, relu bool)
+
+// gemmAccAVX2 is gemmAcc with the AVX2 kernels: 16-column panels of B,
+// each swept by 4-row blocks of A, so that the panel (k×16 floats) stays in
+// L1 while every block of rows uses it.
+func gemmAccAVX2(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, relu bool) {
+	if m == 0 || n == 0 {
+		return
+	}
+	if k == 0 {
+		if relu {
+			reluMatrix(m, n, c, ldc)
+		}
+		return
+	}
+	// The kernels trust their pointers: check the extents once here (a
+	// failure panics, which the evaluator turns into an error).
+	if lda < k || ldb < n || ldc < n || len(a) < (m-1)*lda+k || len(b) < (k-1)*ldb+n || len(c) < (m-1)*ldc+n {
+		panic("model: gemm: matrix extents out of range")
+	}
+	n16 := n &^ 15
+	for j := 0; j < n16; j += 16 {
+		i := 0
+		for ; i+4 <= m; i += 4 {
+			sgemm4x16(k, &a[i*lda], lda, &b[j], ldb, &c[i*ldc+j], ldc, relu)
+		}
+		for ; i < m; i++ {
+			sgemm1x16(k, &a[i*lda], &b[j], ldb, &c[i*ldc+j], relu)
+		}
+	}
+	if n16 < n {
+		gemmAccNaive(m, n-n16, k, a, lda, b[n16:], ldb, c[n16:], ldc, relu)
+	}
+}

@@ -1,0 +1,104 @@
+package model
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/alicezero/alicezero/env"
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// gorgoniaBuildMu serialises graph construction. Gorgonia v0.9.18 adds
+// package-level constant nodes (e.g. the 0 of Rectify, the 1 that seeds
+// Grad) to each graph and lazily caches their hashes, which races when two
+// goroutines build graphs at once. It guards no state of ours.
+var gorgoniaBuildMu sync.Mutex
+
+// netGraph is the network's forward pass in one gorgonia graph, for a fixed
+// batch size.
+type netGraph struct {
+	g      *G.ExprGraph
+	batch  int
+	input  *G.Node   // [batch, NumPlanes, 8, 8]
+	params []*G.Node // in Weights.Params() order
+	policy *G.Node   // [batch, PolicySize] logits
+	value  *G.Node   // [batch, WDLSize] logits
+}
+
+// paramValues returns tensors shaped like w's parameters, over w's own
+// arrays if share, else over copies. Callers make one set per graph: the
+// arrays may be shared, but gorgonia reshapes a value's header in place
+// during a run, so headers must not be shared between graphs.
+func paramValues(w *Weights, share bool) []*tensor.Dense {
+	vals := make([]*tensor.Dense, len(w.params))
+	for i, p := range w.params {
+		data := p.Data
+		if !share {
+			data = append([]float32(nil), p.Data...)
+		}
+		vals[i] = tensor.New(tensor.WithShape(p.Shape...), tensor.WithBacking(data))
+	}
+	return vals
+}
+
+// buildNet builds the forward pass over parameter values vals (one per
+// parameter of cfg, in order). The graph reads the values' backing arrays
+// at every run, so updating them in place updates the net.
+func buildNet(cfg Config, batch int, vals []*tensor.Dense) (ng *netGraph, err error) {
+	defer catch(&err, "building gorgonia graph")
+	specs := cfg.specs()
+	if len(vals) != len(specs) {
+		return nil, fmt.Errorf("model: %d parameter values for %d parameters", len(vals), len(specs))
+	}
+	g := G.NewGraph()
+	ng = &netGraph{g: g, batch: batch}
+	ng.input = G.NewTensor(g, tensor.Float32, 4, G.WithShape(batch, env.NumPlanes, 8, 8), G.WithName("planes"))
+	byName := make(map[string]*G.Node, len(specs))
+	for i, s := range specs {
+		if !tensor.Shape(s.shape).Eq(vals[i].Shape()) {
+			return nil, fmt.Errorf("model: parameter %s has shape %v, want %v", s.name, vals[i].Shape(), s.shape)
+		}
+		n := G.NewTensor(g, tensor.Float32, len(s.shape), G.WithShape(s.shape...), G.WithName(s.name), G.WithValue(vals[i]))
+		ng.params = append(ng.params, n)
+		byName[s.name] = n
+	}
+
+	must := func(n *G.Node, err error) *G.Node {
+		if err != nil {
+			panic(err) // caught by catch above: keeps the builder readable
+		}
+		return n
+	}
+	// conv applies a same-padded k×k convolution plus bias.
+	conv := func(x *G.Node, name string, k int) *G.Node {
+		w, b := byName[name+".w"], byName[name+".b"]
+		pad := k / 2
+		y := must(G.Conv2d(x, w, tensor.Shape{k, k}, []int{pad, pad}, []int{1, 1}, []int{1, 1}))
+		b4 := must(G.Reshape(b, tensor.Shape{1, b.Shape()[0], 1, 1}))
+		return must(G.BroadcastAdd(y, b4, nil, []byte{0, 2, 3}))
+	}
+	fc := func(x *G.Node, name string) *G.Node {
+		w, b := byName[name+".w"], byName[name+".b"]
+		y := must(G.Mul(x, w))
+		b2 := must(G.Reshape(b, tensor.Shape{1, b.Shape()[0]}))
+		return must(G.BroadcastAdd(y, b2, nil, []byte{0}))
+	}
+	relu := func(x *G.Node) *G.Node { return must(G.Rectify(x)) }
+
+	x := relu(conv(ng.input, "stem", 3))
+	for i := 0; i < cfg.Blocks; i++ {
+		y := relu(conv(x, fmt.Sprintf("res%d.conv1", i), 3))
+		y = conv(y, fmt.Sprintf("res%d.conv2", i), 3)
+		x = relu(must(G.Add(x, y)))
+	}
+	p := relu(conv(x, "policy.conv", 1))
+	p = must(G.Reshape(p, tensor.Shape{batch, cfg.PolicyChannels * env.PlaneSize}))
+	ng.policy = fc(p, "policy.fc")
+
+	v := relu(conv(x, "value.conv", 1))
+	v = must(G.Reshape(v, tensor.Shape{batch, cfg.ValueChannels * env.PlaneSize}))
+	v = relu(fc(v, "value.fc1"))
+	ng.value = fc(v, "value.fc2")
+	return ng, nil
+}

@@ -1,0 +1,191 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/alicezero/alicezero/env"
+)
+
+// refForward is a deliberately naive float64 forward pass, written
+// straight from the architecture's definition, that both the gorgonia graph
+// and the fast path are checked against. It returns policy logits and WDL
+// probabilities for one position.
+func refForward(w *Weights, planes []float32) (policy []float64, wdl []float64) {
+	cfg := w.cfg
+	P := func(name string) *Param { return w.Param(name) }
+	x := make([]float64, env.NumPlanes*64)
+	for i := range x {
+		x[i] = float64(planes[i])
+	}
+	conv := func(in []float64, cin int, name string, k int) []float64 {
+		wt, b := P(name+".w"), P(name+".b")
+		cout := wt.Shape[0]
+		out := make([]float64, cout*64)
+		pad := k / 2
+		for co := 0; co < cout; co++ {
+			for y := 0; y < 8; y++ {
+				for xx := 0; xx < 8; xx++ {
+					s := float64(b.Data[co])
+					for ci := 0; ci < cin; ci++ {
+						for ky := 0; ky < k; ky++ {
+							for kx := 0; kx < k; kx++ {
+								sy, sx := y+ky-pad, xx+kx-pad
+								if sy < 0 || sy >= 8 || sx < 0 || sx >= 8 {
+									continue
+								}
+								s += float64(wt.Data[((co*cin+ci)*k+ky)*k+kx]) * in[ci*64+sy*8+sx]
+							}
+						}
+					}
+					out[co*64+y*8+xx] = s
+				}
+			}
+		}
+		return out
+	}
+	relu := func(v []float64) []float64 {
+		for i := range v {
+			v[i] = math.Max(v[i], 0)
+		}
+		return v
+	}
+	fc := func(in []float64, name string) []float64 {
+		wt, b := P(name+".w"), P(name+".b")
+		nin, nout := wt.Shape[0], wt.Shape[1]
+		out := make([]float64, nout)
+		for j := 0; j < nout; j++ {
+			s := float64(b.Data[j])
+			for i := 0; i < nin; i++ {
+				s += in[i] * float64(wt.Data[i*nout+j])
+			}
+			out[j] = s
+		}
+		return out
+	}
+	C := cfg.Channels
+	h := relu(conv(x, env.NumPlanes, "stem", 3))
+	for i := 0; i < cfg.Blocks; i++ {
+		y := relu(conv(h, C, fmt.Sprintf("res%d.conv1", i), 3))
+		y = conv(y, C, fmt.Sprintf("res%d.conv2", i), 3)
+		for j := range h {
+			h[j] = math.Max(h[j]+y[j], 0)
+		}
+	}
+	policy = fc(relu(conv(h, C, "policy.conv", 1)), "policy.fc")
+	v := relu(fc(relu(conv(h, C, "value.conv", 1)), "value.fc1"))
+	v = fc(v, "value.fc2")
+	m := math.Max(v[0], math.Max(v[1], v[2]))
+	var s float64
+	wdl = make([]float64, 3)
+	for i := range v {
+		wdl[i] = math.Exp(v[i] - m)
+		s += wdl[i]
+	}
+	for i := range wdl {
+		wdl[i] /= s
+	}
+	return policy, wdl
+}
+
+// randomPlanes returns n positions of plausible input: sparse one-hot piece
+// planes plus a few constant planes.
+func randomPlanes(rng *rand.Rand, n int) []float32 {
+	p := make([]float32, n*env.InputSize)
+	for b := 0; b < n; b++ {
+		pos := p[b*env.InputSize : (b+1)*env.InputSize]
+		for sq := 0; sq < 64; sq++ {
+			if rng.IntN(3) == 0 {
+				pos[rng.IntN(24)*64+sq] = 1
+			}
+		}
+		for pl := 24; pl < env.NumPlanes; pl++ {
+			v := float32(rng.IntN(2))
+			if pl == 31 {
+				v = rng.Float32()
+			}
+			for sq := 0; sq < 64; sq++ {
+				pos[pl*64+sq] = v
+			}
+		}
+		pos[33*64+rng.IntN(64)] = 1
+	}
+	return p
+}
+
+func mustPreset(t testing.TB, name string) Config {
+	t.Helper()
+	c, err := Preset(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func mustWeights(t testing.TB, cfg Config, seed uint64) *Weights {
+	t.Helper()
+	w, err := NewWeights(cfg, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Non-zero biases so that bias handling is exercised too.
+	rng := rand.New(rand.NewPCG(seed, 7))
+	for _, p := range w.Params() {
+		if !p.Decay {
+			for i := range p.Data {
+				p.Data[i] = float32(rng.NormFloat64() * 0.1)
+			}
+		}
+	}
+	return w
+}
+
+// maxAbsDiff64 compares float32 results against float64 ones.
+func maxAbsDiff64(a []float32, b []float64) float64 {
+	var m float64
+	for i := range b {
+		m = math.Max(m, math.Abs(float64(a[i])-b[i]))
+	}
+	return m
+}
+
+func maxAbsDiff(a, b []float32) float64 {
+	var m float64
+	for i := range a {
+		m = math.Max(m, math.Abs(float64(a[i])-float64(b[i])))
+	}
+	return m
+}
+
+func TestGraphMatchesReference(t *testing.T) {
+	for _, preset := range []string{"tiny", "small"} {
+		t.Run(preset, func(t *testing.T) {
+			w := mustWeights(t, mustPreset(t, preset), 1)
+			ev, err := NewGraphEvaluator(w, 1, 4)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ev.Close()
+			rng := rand.New(rand.NewPCG(2, 2))
+			for _, n := range []int{1, 3, 4, 6} {
+				planes := randomPlanes(rng, n)
+				pol := make([]float32, n*env.PolicySize)
+				wdl := make([]float32, n*env.WDLSize)
+				if err := ev.Evaluate(planes, n, pol, wdl); err != nil {
+					t.Fatal(err)
+				}
+				for b := 0; b < n; b++ {
+					rp, rw := refForward(w, planes[b*env.InputSize:])
+					if d := maxAbsDiff64(pol[b*env.PolicySize:], rp); d > 1e-4 {
+						t.Errorf("n=%d row %d: policy differs from reference by %g", n, b, d)
+					}
+					if d := maxAbsDiff64(wdl[b*env.WDLSize:], rw); d > 1e-5 {
+						t.Errorf("n=%d row %d: wdl differs from reference by %g (%v vs %v)", n, b, d, wdl[b*3:b*3+3], rw)
+					}
+				}
+			}
+		})
+	}
+}
