@@ -1,0 +1,131 @@
+package onnx
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/model"
+)
+
+// TestDescriptionPolicyRule checks the documented policy contract against
+// the engine: for every legal move of every test position, the index
+// recorded is the one found by writing the move from White's view (Black's
+// squares mirrored top to bottom, a queen promotion as the plain move) and
+// looking it up in policy.moves.
+func TestDescriptionPolicyRule(t *testing.T) {
+	d, err := Describe(testWeights(t, "tiny", 5), Metadata{Variant: env.AliceEP})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Policy.Moves) != env.PolicySize {
+		t.Fatalf("%d policy moves", len(d.Policy.Moves))
+	}
+	byUCI := map[string]int{}
+	for i, m := range d.Policy.Moves {
+		if m != env.PolicyUCI(i) {
+			t.Fatalf("moves[%d] = %q, want %q", i, m, env.PolicyUCI(i))
+		}
+		if _, dup := byUCI[m]; dup {
+			t.Fatalf("move %q listed twice", m)
+		}
+		byUCI[m] = i
+	}
+	mirror := func(sq string) string { return string(sq[0]) + string('1'+'8'-sq[1]) }
+	blacks := 0
+	for _, tp := range d.TestPositions {
+		if len(tp.LegalMoves) == 0 {
+			t.Fatalf("%s: no legal moves", tp.Name)
+		}
+		if tp.SideToMove == "black" {
+			blacks++
+		}
+		if got := tp.Planes[26*64] == 1; got != (tp.SideToMove == "black") {
+			t.Errorf("%s: plane 26 says black=%v, side_to_move %s", tp.Name, got, tp.SideToMove)
+		}
+		for _, lm := range tp.LegalMoves {
+			u := lm.UCI
+			if tp.SideToMove == "black" {
+				u = mirror(u[0:2]) + mirror(u[2:4]) + u[4:]
+			}
+			u = strings.TrimSuffix(u, "q")
+			if i, ok := byUCI[u]; !ok || i != lm.Index {
+				t.Errorf("%s: move %s → %q → index %d (found %v), recorded %d", tp.Name, lm.UCI, u, i, ok, lm.Index)
+			}
+		}
+	}
+	if blacks < 2 {
+		t.Errorf("only %d Black-to-move test positions", blacks)
+	}
+	if d.Rules.Variant != "alice-ep" || !d.Rules.EnPassant {
+		t.Errorf("rules %+v", d.Rules)
+	}
+	if len(d.Input.Planes) != env.NumPlanes {
+		t.Errorf("%d planes documented", len(d.Input.Planes))
+	}
+	for i, p := range d.Input.Planes {
+		if p.Index != i {
+			t.Errorf("plane %d documented as %d", i, p.Index)
+		}
+	}
+}
+
+// TestDescriptionMatchesGraphEvaluator checks the recorded outputs against
+// the gorgonia reference evaluator too.
+func TestDescriptionMatchesGraphEvaluator(t *testing.T) {
+	w := testWeights(t, "tiny", 9)
+	d, err := Describe(w, Metadata{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ge, err := model.NewGraphEvaluator(w, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ge.Close()
+	for _, tp := range d.TestPositions {
+		p := make([]float32, env.PolicySize)
+		v := make([]float32, env.WDLSize)
+		if err := ge.Evaluate(tp.Planes, 1, p, v); err != nil {
+			t.Fatal(err)
+		}
+		if dp, dv := maxAbsDiff(p, tp.PolicyLogits), maxAbsDiff(v, tp.WDL); dp > 1e-5 || dv > 1e-5 {
+			t.Errorf("%s: graph evaluator differs by %g (policy), %g (wdl)", tp.Name, dp, dv)
+		}
+	}
+}
+
+func TestExportErrors(t *testing.T) {
+	if _, err := Export(nil, Metadata{}); err == nil {
+		t.Error("nil weights exported")
+	}
+	if _, err := EncodeModel(nil, nil); err == nil {
+		t.Error("nil weights encoded")
+	}
+	if _, err := Export(testWeights(t, "tiny", 1), Metadata{Variant: env.Variant{Name: "crazy"}}); err == nil {
+		t.Error("unknown variant accepted")
+	}
+}
+
+func TestWriteDir(t *testing.T) {
+	m, err := Export(testWeights(t, "tiny", 1), Metadata{Variant: env.Alice})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d Description
+	if err := json.Unmarshal(m.JSON, &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.Format != FormatName || d.FormatVersion != FormatVersion || d.Network.BatchNorm {
+		t.Fatalf("description header %q %d batch_norm %v", d.Format, d.FormatVersion, d.Network.BatchNorm)
+	}
+	dir := t.TempDir() + "/a/b"
+	if err := m.WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	// Writing again replaces the files.
+	if err := m.WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+}

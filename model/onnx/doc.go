@@ -1,0 +1,31 @@
+// Package onnx exports an AliceZero network (model.Weights) as an ONNX
+// model, so that it can run outside Go: ONNX Runtime in Node, a browser or
+// Python, or any other ONNX consumer.
+//
+// The protobuf is written by hand with protowire (no ONNX library): opset
+// 17, IR version 8, one input
+//
+//	planes         float32 [batch, 34, 8, 8]  (env/planes.go's encoding)
+//
+// and two outputs
+//
+//	policy_logits  float32 [batch, 1858]      raw logits (env/policy.go's indices)
+//	wdl            float32 [batch, 3]         win/draw/loss probabilities
+//
+// with a symbolic batch dimension "batch". The graph uses Conv, Relu, Add,
+// Flatten, Gemm and Softmax only; the network has no batch normalisation,
+// so the parameters are exported as they are, named like the Go
+// parameters.
+//
+// Export also builds a Description (model.json): the input plane table,
+// the perspective rule, the full policy index ↔ UCI table, the output
+// meanings, the architecture and test positions with their encoded input
+// and the Go network's outputs. The same JSON is embedded in the ONNX
+// file's metadata_props under the key "alicezero".
+//
+//	m, err := onnx.Export(w, onnx.Metadata{Variant: env.Alice})
+//	err = m.WriteDir("out") // out/model.onnx, out/model.json
+//
+// The package's tests run exported models in ONNX Runtime through Node
+// (see ortcheck/) and compare them with model.FastEvaluator.
+package onnx

@@ -1,0 +1,92 @@
+package onnx
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/alicezero/alicezero/model"
+)
+
+// File names WriteDir writes.
+const (
+	ONNXFile = "model.onnx"
+	JSONFile = "model.json"
+)
+
+// Model is an exported network: the ONNX file's bytes, model.json's bytes
+// and the description they both carry.
+type Model struct {
+	ONNX        []byte
+	JSON        []byte
+	Description *Description
+}
+
+// Export converts w into an ONNX model plus its JSON description (also
+// embedded in the ONNX file's metadata_props under MetadataKey).
+func Export(w *model.Weights, meta Metadata) (*Model, error) {
+	d, err := Describe(w, meta)
+	if err != nil {
+		return nil, err
+	}
+	js, err := json.MarshalIndent(d, "", " ")
+	if err != nil {
+		return nil, fmt.Errorf("onnx: encoding description: %w", err)
+	}
+	js = append(js, '\n')
+	b, err := EncodeModel(w, map[string]string{MetadataKey: string(js)})
+	if err != nil {
+		return nil, err
+	}
+	return &Model{ONNX: b, JSON: js, Description: d}, nil
+}
+
+// WriteDir writes model.onnx and model.json into dir (created if missing),
+// each atomically: to a temporary file in dir, synced, then renamed.
+func (m *Model) WriteDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("onnx: output folder: %w", err)
+	}
+	if err := writeAtomic(filepath.Join(dir, ONNXFile), m.ONNX); err != nil {
+		return err
+	}
+	return writeAtomic(filepath.Join(dir, JSONFile), m.JSON)
+}
+
+// writeAtomic replaces path with data so that a crash leaves the old file
+// or the new one, never a partial one.
+func writeAtomic(path string, data []byte) (err error) {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("onnx: write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return fmt.Errorf("onnx: write %s: %w", path, err)
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return fmt.Errorf("onnx: write %s: %w", path, err)
+	}
+	if err = f.Sync(); err != nil {
+		return fmt.Errorf("onnx: write %s: fsync: %w", path, err)
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("onnx: write %s: %w", path, err)
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("onnx: write %s: %w", path, err)
+	}
+	if d, derr := os.Open(dir); derr == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
