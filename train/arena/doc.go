@@ -1,0 +1,26 @@
+// Package arena plays matches and tournaments between players: fixed
+// reference players (package reference), external UCI engines and, once
+// the command layer registers them, network checkpoints. It schedules game
+// pairs (each opening played with both colours), runs games in parallel
+// with one player instance per concurrent game, enforces time controls
+// and the ply cap, and reports W/D/L, Elo differences with 95% intervals,
+// likelihood of superiority, a maximum-likelihood rating list and an
+// optional SPRT; games are saved as PGN.
+//
+// The packages split as follows so that nothing imports in a circle:
+// package player holds the Player interface, Limits, specs and the
+// Registry; package reference the reference players; this package the UCI
+// engine player, openings, statistics and the tournament, and NewRegistry,
+// which registers the built-in kinds (random, ab, uci).
+//
+// A match:
+//
+//	reg, _ := arena.NewRegistry()
+//	res, err := arena.Run(ctx, arena.Config{
+//		Players:  []string{"ab:depth=2", "random"},
+//		Registry: reg,
+//		Games:    20,
+//		PlyCap:   400,
+//	})
+//	res.WriteReport(os.Stdout)
+package arena
