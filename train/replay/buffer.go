@@ -2,6 +2,7 @@ package replay
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 
 	"github.com/alicezero/alicezero/env"
@@ -116,4 +117,17 @@ func (bt *Batch) Fill(samples []*Sample, rng *rand.Rand) {
 		w := s.WDL()
 		copy(bt.WDL[i*env.WDLSize:], w[:])
 	}
+}
+
+// Uses returns how often each sample of the window has been drawn, oldest
+// first: the state a resumed run needs to sample exactly as before.
+func (b *Buffer) Uses() []uint16 { return append([]uint16(nil), b.uses...) }
+
+// SetUses restores use counts saved with Uses.
+func (b *Buffer) SetUses(uses []uint16) error {
+	if len(uses) != len(b.samples) {
+		return fmt.Errorf("replay: %d use counts for %d samples", len(uses), len(b.samples))
+	}
+	copy(b.uses, uses)
+	return nil
 }

@@ -1,0 +1,309 @@
+package train
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"regexp"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/alicezero/alicezero/configs"
+	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/model"
+)
+
+// Config is a run configuration. Its YAML form is documented field by
+// field in the files of configs/.
+type Config struct {
+	Name       string           `yaml:"name"`
+	Variant    string           `yaml:"variant"`
+	Seed       uint64           `yaml:"seed"`
+	Iterations int              `yaml:"iterations"`
+	Model      ModelConfig      `yaml:"model"`
+	Search     SearchConfig     `yaml:"search"`
+	SelfPlay   SelfPlayConfig   `yaml:"selfplay"`
+	Train      TrainConfig      `yaml:"train"`
+	Evaluate   EvaluateConfig   `yaml:"evaluate"`
+	Checkpoint CheckpointConfig `yaml:"checkpoints"`
+}
+
+// ModelConfig chooses the network.
+type ModelConfig struct {
+	Preset string `yaml:"preset"`
+}
+
+// SearchConfig sets the tree search used in self-play.
+type SearchConfig struct {
+	Simulations      int     `yaml:"simulations"`
+	Gumbel           bool    `yaml:"gumbel"`
+	GumbelK          int     `yaml:"gumbel_k"`
+	CPuct            float64 `yaml:"c_puct"`
+	FPUReduction     float64 `yaml:"fpu_reduction"`
+	DirichletAlpha   float64 `yaml:"dirichlet_alpha"`
+	DirichletEpsilon float64 `yaml:"dirichlet_epsilon"`
+	PolicyTemp       float64 `yaml:"policy_temperature"`
+	CacheSize        int     `yaml:"cache_size"`
+	PlayoutCapProb   float64 `yaml:"playout_cap_probability"`
+	PlayoutCapFactor int     `yaml:"playout_cap_factor"`
+}
+
+// SelfPlayConfig sets how games are generated.
+type SelfPlayConfig struct {
+	GamesPerIteration int     `yaml:"games_per_iteration"`
+	ParallelGames     int     `yaml:"parallel_games"`
+	BatchSize         int     `yaml:"batch_size"`
+	Temperature       float64 `yaml:"temperature"`
+	TemperaturePlies  int     `yaml:"temperature_plies"`
+	PlyCap            int     `yaml:"ply_cap"`
+	ResignThreshold   float64 `yaml:"resign_threshold"`
+	NoResignFraction  float64 `yaml:"no_resign_fraction"`
+	ResignFrom        int     `yaml:"resign_from_iteration"`
+	PGNGames          int     `yaml:"pgn_games"`
+}
+
+// TrainConfig sets the optimiser and the replay window.
+type TrainConfig struct {
+	BatchSize       int         `yaml:"batch_size"`
+	SampleReuse     float64     `yaml:"sample_reuse"`
+	MaxUses         int         `yaml:"max_uses"`
+	WindowMin       int         `yaml:"window_min"`
+	WindowMax       int         `yaml:"window_max"`
+	WindowFraction  float64     `yaml:"window_fraction"`
+	MinBuffer       int         `yaml:"min_buffer"`
+	Optimizer       string      `yaml:"optimizer"`
+	Momentum        float64     `yaml:"momentum"`
+	L2              float64     `yaml:"l2"`
+	ValueWeight     float64     `yaml:"value_weight"`
+	ClipNorm        float64     `yaml:"clip_norm"`
+	LearningRate    float64     `yaml:"learning_rate"`
+	LRSchedule      string      `yaml:"lr_schedule"`
+	LRMilestones    []int64     `yaml:"lr_milestones"`
+	LRGamma         float64     `yaml:"lr_gamma"`
+	LRWarmupSteps   int64       `yaml:"lr_warmup_steps"`
+}
+
+// EvaluateConfig sets the strength tracking during the run.
+type EvaluateConfig struct {
+	Every          int `yaml:"every"`
+	Games          int `yaml:"games"`
+	Simulations    int `yaml:"simulations"`
+	AlphaBetaDepth int `yaml:"alphabeta_depth"`
+	PreviousGap    int `yaml:"previous_gap"`
+	PlyCap         int `yaml:"ply_cap"`
+}
+
+// CheckpointConfig sets which checkpoints are kept.
+type CheckpointConfig struct {
+	KeepLast  int `yaml:"keep_last"`
+	KeepEvery int `yaml:"keep_every"`
+}
+
+// ConfigError names the key of a configuration that is wrong.
+type ConfigError struct {
+	Source string // file name or "built-in NAME"
+	Key    string // dotted path, e.g. "search.simulations"
+	Reason string
+}
+
+func (e *ConfigError) Error() string {
+	if e.Key == "" {
+		return fmt.Sprintf("config %s: %s", e.Source, e.Reason)
+	}
+	return fmt.Sprintf("config %s: key %q: %s", e.Source, e.Key, e.Reason)
+}
+
+var unknownField = regexp.MustCompile(`line (\d+): field (\S+) not found in type train\.(\w+)`)
+
+// sectionKeys maps a Go type in yaml's messages to its YAML section.
+var sectionKeys = map[string]string{
+	"Config": "", "ModelConfig": "model.", "SearchConfig": "search.", "SelfPlayConfig": "selfplay.",
+	"TrainConfig": "train.", "EvaluateConfig": "evaluate.", "CheckpointConfig": "checkpoints.",
+}
+
+// ParseConfig reads a configuration from YAML. Unknown keys and values out
+// of range are errors that name the key. source names the text in errors.
+func ParseConfig(data []byte, source string) (*Config, error) {
+	var c Config
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&c); err != nil {
+		var te *yaml.TypeError
+		if errors.As(err, &te) {
+			for _, msg := range te.Errors {
+				if m := unknownField.FindStringSubmatch(msg); m != nil {
+					return nil, &ConfigError{Source: source, Key: sectionKeys[m[3]] + m[2], Reason: "unknown key (line " + m[1] + ")"}
+				}
+			}
+			return nil, &ConfigError{Source: source, Reason: strings.Join(te.Errors, "; ")}
+		}
+		return nil, &ConfigError{Source: source, Reason: err.Error()}
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err == nil && len(root.Content) == 1 {
+		if key := missingKey(root.Content[0], reflect.TypeOf(c), ""); key != "" {
+			return nil, &ConfigError{Source: source, Key: key, Reason: "missing (every key is required)"}
+		}
+	}
+	if err := c.Validate(); err != nil {
+		var ce *ConfigError
+		if errors.As(err, &ce) {
+			ce.Source = source
+		}
+		return nil, err
+	}
+	return &c, nil
+}
+
+// missingKey returns the dotted path of the first field of struct type t
+// that the mapping node lacks, or "".
+func missingKey(n *yaml.Node, t reflect.Type, prefix string) string {
+	present := map[string]*yaml.Node{}
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			present[n.Content[i].Value] = n.Content[i+1]
+		}
+	}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		key, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if key == "" || key == "-" {
+			continue
+		}
+		v, ok := present[key]
+		if !ok {
+			return prefix + key
+		}
+		if f.Type.Kind() == reflect.Struct {
+			if k := missingKey(v, f.Type, prefix+key+"."); k != "" {
+				return k
+			}
+		}
+	}
+	return ""
+}
+
+// BuiltinConfig returns the named configuration from configs/.
+func BuiltinConfig(name string) (*Config, error) {
+	data, err := configs.Named(name)
+	if err != nil {
+		return nil, err
+	}
+	return ParseConfig(data, "built-in "+name)
+}
+
+// Validate checks every field's range and names the first bad key.
+func (c *Config) Validate() error {
+	bad := func(key, format string, args ...any) error {
+		return &ConfigError{Key: key, Reason: fmt.Sprintf(format, args...)}
+	}
+	intIn := func(key string, v, lo, hi int) error {
+		if v < lo || v > hi {
+			return bad(key, "%d is out of range [%d, %d]", v, lo, hi)
+		}
+		return nil
+	}
+	floatIn := func(key string, v, lo, hi float64) error {
+		if math.IsNaN(v) || v < lo || v > hi {
+			return bad(key, "%v is out of range [%v, %v]", v, lo, hi)
+		}
+		return nil
+	}
+	if _, err := env.VariantByName(c.Variant); err != nil {
+		return bad("variant", "%v", err)
+	}
+	if _, err := model.Preset(c.Model.Preset); err != nil {
+		return bad("model.preset", "%v", err)
+	}
+	s, sp, t, e, k := &c.Search, &c.SelfPlay, &c.Train, &c.Evaluate, &c.Checkpoint
+	checks := []error{
+		intIn("iterations", c.Iterations, 1, 1_000_000),
+		intIn("search.simulations", s.Simulations, 1, 1_000_000),
+		intIn("search.gumbel_k", s.GumbelK, 1, env.MaxMoves),
+		floatIn("search.c_puct", s.CPuct, 0.01, 100),
+		floatIn("search.fpu_reduction", s.FPUReduction, 0, 2),
+		floatIn("search.dirichlet_alpha", s.DirichletAlpha, 0.001, 10),
+		floatIn("search.dirichlet_epsilon", s.DirichletEpsilon, 0, 1),
+		floatIn("search.policy_temperature", s.PolicyTemp, 0.05, 10),
+		intIn("search.cache_size", s.CacheSize, 0, 1<<26),
+		floatIn("search.playout_cap_probability", s.PlayoutCapProb, 0, 1),
+		intIn("search.playout_cap_factor", s.PlayoutCapFactor, 1, 1_000_000),
+		intIn("selfplay.games_per_iteration", sp.GamesPerIteration, 1, 1_000_000),
+		intIn("selfplay.parallel_games", sp.ParallelGames, 1, 4096),
+		intIn("selfplay.batch_size", sp.BatchSize, 1, 4096),
+		floatIn("selfplay.temperature", sp.Temperature, 0, 10),
+		intIn("selfplay.temperature_plies", sp.TemperaturePlies, 0, 10_000),
+		intIn("selfplay.ply_cap", sp.PlyCap, 10, 10_000),
+		floatIn("selfplay.resign_threshold", sp.ResignThreshold, 0, 1),
+		floatIn("selfplay.no_resign_fraction", sp.NoResignFraction, 0, 1),
+		intIn("selfplay.resign_from_iteration", sp.ResignFrom, 1, 1_000_000),
+		intIn("selfplay.pgn_games", sp.PGNGames, 0, sp.GamesPerIteration),
+		intIn("train.batch_size", t.BatchSize, 1, 65536),
+		floatIn("train.sample_reuse", t.SampleReuse, 0.01, 1000),
+		intIn("train.max_uses", t.MaxUses, 0, 65535),
+		intIn("train.window_min", t.WindowMin, 1, 1<<30),
+		intIn("train.window_max", t.WindowMax, t.WindowMin, 1<<30),
+		floatIn("train.window_fraction", t.WindowFraction, 0, 1),
+		intIn("train.min_buffer", t.MinBuffer, t.BatchSize, 1<<30),
+		floatIn("train.momentum", t.Momentum, 0, 0.9999),
+		floatIn("train.l2", t.L2, 0, 1),
+		floatIn("train.value_weight", t.ValueWeight, 0, 100),
+		floatIn("train.clip_norm", t.ClipNorm, 0, 1e6),
+		floatIn("train.learning_rate", t.LearningRate, 1e-8, 10),
+		floatIn("train.lr_gamma", t.LRGamma, 0, 1),
+		intIn("evaluate.every", e.Every, 0, 1_000_000),
+		intIn("evaluate.games", e.Games, 0, 100_000),
+		intIn("evaluate.simulations", e.Simulations, 1, 1_000_000),
+		intIn("evaluate.alphabeta_depth", e.AlphaBetaDepth, 1, 8),
+		intIn("evaluate.previous_gap", e.PreviousGap, 1, 1_000_000),
+		intIn("evaluate.ply_cap", e.PlyCap, 10, 10_000),
+		intIn("checkpoints.keep_last", k.KeepLast, 1, 1_000_000),
+		intIn("checkpoints.keep_every", k.KeepEvery, 0, 1_000_000),
+	}
+	for _, err := range checks {
+		if err != nil {
+			return err
+		}
+	}
+	if e.Games%2 != 0 {
+		return bad("evaluate.games", "%d must be even (each opening is played with both colours)", e.Games)
+	}
+	switch t.Optimizer {
+	case model.OptimizerSGD, model.OptimizerAdamW:
+	default:
+		return bad("train.optimizer", "%q: want %q or %q", t.Optimizer, model.OptimizerSGD, model.OptimizerAdamW)
+	}
+	if _, err := c.ModelTrainConfig(); err != nil {
+		return bad("train.lr_schedule", "%v", err)
+	}
+	return nil
+}
+
+// ModelTrainConfig maps the train section onto the model's optimiser
+// settings.
+func (c *Config) ModelTrainConfig() (model.TrainConfig, error) {
+	t := &c.Train
+	tc := model.TrainConfig{
+		BatchSize:   t.BatchSize,
+		Optimizer:   t.Optimizer,
+		Momentum:    t.Momentum,
+		Nesterov:    t.Optimizer == model.OptimizerSGD,
+		Beta1:       0.9,
+		Beta2:       0.999,
+		Epsilon:     1e-8,
+		L2:          t.L2,
+		ValueWeight: t.ValueWeight,
+		ClipNorm:    t.ClipNorm,
+		LR: model.LRSchedule{
+			Kind:        t.LRSchedule,
+			Base:        t.LearningRate,
+			WarmupSteps: t.LRWarmupSteps,
+			Milestones:  t.LRMilestones,
+			Gamma:       t.LRGamma,
+		},
+	}
+	return tc, tc.LR.Validate()
+}

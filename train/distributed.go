@@ -1,0 +1,287 @@
+package train
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/mcts"
+	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/train/replay"
+)
+
+// SelfPlayOptions configures SelfPlayToFolder.
+type SelfPlayOptions struct {
+	Config *Config
+	// Weights is a checkpoint file or a run folder (its newest
+	// checkpoint); "" plays with the untrained network of Config's seed.
+	Weights string
+	// Follow re-reads a run folder's newest checkpoint before each shard,
+	// so that self-play keeps up with a "learn" process.
+	Follow bool
+	// OutDir receives one shard file per ShardGames games.
+	OutDir     string
+	ShardGames int
+	// Games is the total to play; 0 plays until ctx is cancelled.
+	Games int
+	// ID names this process's shards (default: from the seed and time), so
+	// that several processes can share OutDir.
+	ID       string
+	Out      io.Writer
+	Progress io.Writer
+}
+
+// SelfPlayToFolder generates games with a fixed or followed network and
+// writes their positions as shards for a learner.
+func SelfPlayToFolder(ctx context.Context, o SelfPlayOptions) error {
+	cfg := o.Config
+	if cfg == nil {
+		return errors.New("selfplay: no configuration")
+	}
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if o.Out == nil {
+		o.Out = io.Discard
+	}
+	if o.ShardGames <= 0 {
+		o.ShardGames = cfg.SelfPlay.GamesPerIteration
+	}
+	if o.ID == "" {
+		o.ID = fmt.Sprintf("%x-%d", cfg.Seed, time.Now().UnixNano()%1e9)
+	}
+	if strings.ContainsAny(o.ID, `/\`) {
+		return fmt.Errorf("selfplay: id %q must not contain path separators", o.ID)
+	}
+	if err := os.MkdirAll(o.OutDir, 0o755); err != nil {
+		return err
+	}
+	variant, err := env.VariantByName(cfg.Variant)
+	if err != nil {
+		return err
+	}
+	w, source, err := loadOrInitWeights(cfg, o.Weights)
+	if err != nil {
+		return err
+	}
+	eval, err := model.NewFastEvaluator(w, model.FastOptions{})
+	if err != nil {
+		return err
+	}
+	defer eval.Close()
+	searcher, err := mcts.NewSearcher(eval, cfg.MCTSConfig())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(o.Out, "self-play with %s, writing shards to %s\n", source, o.OutDir)
+	played := 0
+	for shard := 1; o.Games == 0 || played < o.Games; shard++ {
+		if o.Follow && o.Weights != "" {
+			if path, err := ResolveCheckpoint(o.Weights); err == nil && path != source {
+				c, err := model.LoadCheckpoint(path)
+				if err != nil {
+					fmt.Fprintf(o.Out, "warning: keeping %s: %v\n", source, err)
+				} else if err := eval.SetWeights(c.Weights); err != nil {
+					return err
+				} else {
+					searcher.ClearCache()
+					source = path
+					fmt.Fprintf(o.Out, "now playing with %s\n", source)
+				}
+			}
+		}
+		n := o.ShardGames
+		if o.Games > 0 {
+			n = min(n, o.Games-played)
+		}
+		bar := newBar(o.Progress, n, fmt.Sprintf("shard %d self-play", shard), "games")
+		start := time.Now()
+		games, err := selfPlay(ctx, cfg, variant, searcher, shard, n, func(*SelfPlayGame) {
+			if bar != nil {
+				bar.Add(1)
+			}
+		})
+		if bar != nil {
+			bar.Finish()
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				fmt.Fprintf(o.Out, "interrupted: %d games written\n", played)
+				return nil
+			}
+			return err
+		}
+		var samples []replay.Sample
+		for _, g := range games {
+			samples = append(samples, g.Samples...)
+		}
+		name := filepath.Join(o.OutDir, fmt.Sprintf("sp-%s-%06d.shard", o.ID, shard))
+		if err := replay.WriteShard(name, samples); err != nil {
+			return err
+		}
+		played += len(games)
+		fmt.Fprintf(o.Out, "%s: %d games, %d positions in %s (%d games in all)\n",
+			filepath.Base(name), len(games), len(samples), time.Since(start).Round(time.Second), played)
+	}
+	return nil
+}
+
+// loadOrInitWeights loads a checkpoint (file or run folder) or makes the
+// configuration's untrained network. It returns where the weights came
+// from.
+func loadOrInitWeights(cfg *Config, path string) (*model.Weights, string, error) {
+	if path == "" {
+		arch, err := model.Preset(cfg.Model.Preset)
+		if err != nil {
+			return nil, "", err
+		}
+		w, err := model.NewWeights(arch, seedFor(cfg.Seed, 0, "weights", 0))
+		return w, "an untrained " + cfg.Model.Preset + " network", err
+	}
+	file, err := ResolveCheckpoint(path)
+	if err != nil {
+		return nil, "", err
+	}
+	c, err := model.LoadCheckpoint(file)
+	if err != nil {
+		return nil, "", err
+	}
+	return c.Weights, file, nil
+}
+
+// LearnOptions configures Learn.
+type LearnOptions struct {
+	// The run, as for Run: Name in RunsDir, new (with Config) or resumed.
+	RunsDir, Name string
+	Resume        bool
+	Config        *Config
+	// DataDir is where self-play processes write their shards.
+	DataDir string
+	// Once trains on the shards present and returns; otherwise Learn
+	// waits for more (polling every Poll) until ctx is cancelled.
+	Once     bool
+	Poll     time.Duration
+	Out      io.Writer
+	Progress io.Writer
+}
+
+// Learn trains a run from shards that "selfplay" processes write to a
+// folder: each round takes the new shards (at least min_buffer positions
+// before the first), takes optimiser steps and writes a checkpoint that the
+// self-play processes can follow.
+func Learn(ctx context.Context, o LearnOptions) error {
+	if o.Poll <= 0 {
+		o.Poll = 5 * time.Second
+	}
+	dataDir, err := filepath.Abs(o.DataDir)
+	if err != nil {
+		return err
+	}
+	if st, err := os.Stat(dataDir); err != nil || !st.IsDir() {
+		return fmt.Errorf("learn: data folder %s: not a folder (%v)", o.DataDir, err)
+	}
+	r, err := openRun(Options{RunsDir: o.RunsDir, Name: o.Name, Resume: o.Resume, Config: o.Config, Out: o.Out, Progress: o.Progress})
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	seen := map[string]bool{}
+	for _, s := range r.state.Shards {
+		seen[s] = true
+	}
+	for it := r.state.Iteration + 1; ; {
+		shards, err := newShards(dataDir, seen)
+		if err != nil {
+			return err
+		}
+		var samples []replay.Sample
+		var used []string
+		for _, path := range shards {
+			s, err := replay.ReadShard(path)
+			if err != nil {
+				fmt.Fprintf(r.out, "warning: skipping %v\n", err)
+				seen[path] = true
+				continue
+			}
+			samples = append(samples, s...)
+			used = append(used, path)
+		}
+		if len(samples) > 0 && (r.buf.Len()+len(samples) >= r.cfg.Train.MinBuffer || o.Once) {
+			r.buf.Add(samples)
+			r.state.Shards = append(r.state.Shards, used...)
+			for _, u := range used {
+				seen[u] = true
+			}
+			m := Metrics{Iteration: it, Positions: len(samples)}
+			if err := r.learn(ctx, it, len(samples), &m); err != nil {
+				if ctx.Err() != nil {
+					fmt.Fprintf(r.out, "interrupted: the run stays at round %d; continue with --resume %s\n", r.state.Iteration, filepath.Base(r.dir))
+					return nil
+				}
+				return err
+			}
+			it++
+			continue
+		}
+		if o.Once {
+			if r.state.Iteration == 0 {
+				return fmt.Errorf("learn: no shards in %s", o.DataDir)
+			}
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			fmt.Fprintf(r.out, "stopped at round %d; continue with --resume %s\n", r.state.Iteration, filepath.Base(r.dir))
+			return nil
+		case <-time.After(o.Poll):
+		}
+	}
+}
+
+// newShards lists the complete shard files of dir not yet seen, oldest
+// first (by modification time, then name).
+func newShards(dir string, seen map[string]bool) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	type file struct {
+		path string
+		mod  time.Time
+	}
+	var files []file
+	for _, e := range entries {
+		name := e.Name()
+		// Temporary files of an atomic write start with a dot.
+		if e.IsDir() || !strings.HasSuffix(name, ".shard") || strings.HasPrefix(name, ".") {
+			continue
+		}
+		path := filepath.Join(dir, name)
+		if seen[path] {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		files = append(files, file{path, info.ModTime()})
+	}
+	slices.SortFunc(files, func(a, b file) int {
+		if c := a.mod.Compare(b.mod); c != 0 {
+			return c
+		}
+		return strings.Compare(a.path, b.path)
+	})
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = f.path
+	}
+	return out, nil
+}

@@ -1,0 +1,77 @@
+package train
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/alicezero/alicezero/model"
+)
+
+// TestSelfPlayFeedsLearn runs the distributed pair: two self-play
+// processes write shards to a folder, a learner trains on them, and a
+// self-play process following the run picks up the learner's checkpoint.
+func TestSelfPlayFeedsLearn(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	cfg := tinyConfig(t)
+	for _, id := range []string{"a", "b"} {
+		if err := SelfPlayToFolder(context.Background(), SelfPlayOptions{Config: cfg, OutDir: data, Games: 4, ShardGames: 2, ID: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	shards, _ := filepath.Glob(filepath.Join(data, "*.shard"))
+	if len(shards) != 4 {
+		t.Fatalf("%d shards, want 4", len(shards))
+	}
+	var out bytes.Buffer
+	err := Learn(context.Background(), LearnOptions{RunsDir: dir, Name: "learner", Config: cfg, DataDir: data, Once: true, Out: &out})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	ckpt, err := ResolveCheckpoint(filepath.Join(dir, "learner"))
+	if err != nil || !strings.HasSuffix(ckpt, "iter-000001.azck") {
+		t.Fatalf("learner checkpoint %q, %v\n%s", ckpt, err, out.String())
+	}
+	c, err := model.LoadCheckpoint(ckpt)
+	if err != nil || c.Step == 0 {
+		t.Fatalf("learner took no steps: %v", err)
+	}
+
+	// A follower picks up the learner's newest checkpoint.
+	out.Reset()
+	err = SelfPlayToFolder(context.Background(), SelfPlayOptions{Config: cfg, Weights: filepath.Join(dir, "learner"), Follow: true,
+		OutDir: data, Games: 2, ID: "c", Out: &out})
+	if err != nil || !strings.Contains(out.String(), "iter-000001.azck") {
+		t.Fatalf("follower: %v\n%s", err, out.String())
+	}
+	// Resuming the learner takes only the new shard.
+	out.Reset()
+	err = Learn(context.Background(), LearnOptions{RunsDir: dir, Name: "learner", Resume: true, DataDir: data, Once: true, Out: &out})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "round 2:") {
+		t.Fatalf("second round missing:\n%s", out.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "learner", ckptDir, "iter-000002.azck")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLearnErrors(t *testing.T) {
+	dir := t.TempDir()
+	err := Learn(context.Background(), LearnOptions{RunsDir: dir, Name: "x", Config: tinyConfig(t), DataDir: filepath.Join(dir, "missing"), Once: true})
+	if err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Fatalf("missing data folder: %v", err)
+	}
+	empty := filepath.Join(dir, "empty")
+	os.Mkdir(empty, 0o755)
+	err = Learn(context.Background(), LearnOptions{RunsDir: dir, Name: "y", Config: tinyConfig(t), DataDir: empty, Once: true})
+	if err == nil || !strings.Contains(err.Error(), "no shards") {
+		t.Fatalf("empty data folder: %v", err)
+	}
+}

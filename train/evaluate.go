@@ -1,0 +1,106 @@
+package train
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/train/arena"
+	"github.com/alicezero/alicezero/train/player"
+)
+
+// evaluate plays the new checkpoint against the random mover, the
+// alpha-beta reference and an earlier checkpoint: a gauntlet of
+// Evaluate.Games games per opponent.
+func (r *runner) evaluate(ctx context.Context, it int) (*EvalMetrics, error) {
+	e := &r.cfg.Evaluate
+	prevIt := r.previousCheckpoint(it - e.PreviousGap)
+	prev, err := model.LoadCheckpoint(r.ckptPath(prevIt))
+	if err != nil {
+		return nil, err
+	}
+	nets := map[string]*model.Weights{
+		fmt.Sprintf("net:iter-%d", it):     r.trainer.Weights(),
+		fmt.Sprintf("net:iter-%d", prevIt): prev.Weights,
+	}
+	reg, err := arena.NewRegistry()
+	if err != nil {
+		return nil, err
+	}
+	err = reg.Register("net", "net:iter-N  a checkpoint of this run", func(ctx context.Context, spec player.Spec, setup player.Setup) (player.Player, error) {
+		w, ok := nets[spec.Text]
+		if !ok {
+			return nil, fmt.Errorf("no network %q in this run", spec.Text)
+		}
+		return NewNetPlayer(spec.Text, w, NetPlayerOptions{Visits: e.Simulations, Gumbel: r.cfg.Search.Gumbel, Workers: 1})
+	})
+	if err != nil {
+		return nil, err
+	}
+	abName := fmt.Sprintf("ab:depth=%d", e.AlphaBetaDepth)
+	players := []string{fmt.Sprintf("net:iter-%d", it), "random", abName, fmt.Sprintf("net:iter-%d", prevIt)}
+	openings, err := arena.BuiltinOpenings(max(1, e.Games/2), r.variant)
+	if err != nil {
+		return nil, err
+	}
+	res, err := arena.Run(ctx, arena.Config{
+		Players:     players,
+		Registry:    reg,
+		Format:      arena.Gauntlet,
+		Games:       e.Games,
+		Openings:    openings,
+		Concurrency: 2,
+		TimeControl: arena.TimeControl{Nodes: int64(e.Simulations)},
+		PlyCap:      e.PlyCap,
+		Variant:     r.variant,
+		Seed:        seedFor(r.cfg.Seed, it, "evaluate", 0),
+		Event:       fmt.Sprintf("%s strength check, iteration %d", r.cfg.Name, it),
+		Progress:    r.opts.Progress,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res.Interrupted {
+		return nil, ctx.Err()
+	}
+	out := &EvalMetrics{}
+	for _, p := range res.Pairings {
+		ms := &MatchScore{Opponent: p.NameB, Wins: p.Wins, Draws: p.Draws, Losses: p.Losses, Score: p.Score,
+			Elo: clampElo(p.Elo.Elo), CI95: [2]float64{clampElo(p.Elo.Low), clampElo(p.Elo.High)}}
+		switch p.NameB {
+		case "random":
+			ms.Opponent = "random"
+			out.VsRandom = ms
+		case abName:
+			out.VsAlphaBeta = ms
+			out.Elo = ms.Elo
+		default:
+			out.VsPrevious = ms
+		}
+	}
+	return out, nil
+}
+
+// clampElo keeps estimates finite for JSON: a perfect or null score has an
+// unbounded Elo difference, written as ±999.
+func clampElo(x float64) float64 {
+	if math.IsNaN(x) {
+		return 0
+	}
+	return math.Max(-999, math.Min(999, x))
+}
+
+// previousCheckpoint returns the newest kept checkpoint at or before
+// iteration want (iteration 0 is always kept).
+func (r *runner) previousCheckpoint(want int) int {
+	its, err := r.checkpointFiles()
+	if err == nil {
+		for _, it := range its {
+			if it <= max(want, 0) {
+				return it
+			}
+		}
+	}
+	return 0
+}

@@ -1,0 +1,120 @@
+package train
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Metrics is one iteration's line of metrics.jsonl.
+type Metrics struct {
+	Iteration  int     `json:"iteration"`
+	Time       string  `json:"time"`
+	ElapsedSec float64 `json:"elapsed_s"`
+
+	Games          int     `json:"games"`
+	Positions      int     `json:"positions"`
+	GamesPerHour   float64 `json:"games_per_hour"`
+	PositionsPerS  float64 `json:"positions_per_s"`
+	SimsPerS       float64 `json:"sims_per_s"`
+	MeanGameLength float64 `json:"mean_game_length"`
+	WhiteWins      int     `json:"white_wins"`
+	BlackWins      int     `json:"black_wins"`
+	Draws          int     `json:"draws"`
+	Adjudicated    int     `json:"adjudicated"`
+	Resigned       int     `json:"resigned"`
+	FalseResigns   int     `json:"false_resigns"`
+	NoResignGames  int     `json:"no_resign_games"`
+
+	BufferSize     int     `json:"buffer_size"`
+	TotalPositions int     `json:"total_positions"`
+	Steps          int     `json:"steps"`
+	TotalSteps     int64   `json:"total_steps"`
+	TrainPosPerS   float64 `json:"train_positions_per_s"`
+	LearningRate   float64 `json:"learning_rate"`
+	LossPolicy     float64 `json:"loss_policy"`
+	LossValue      float64 `json:"loss_value"`
+	LossL2         float64 `json:"loss_l2"`
+	LossTotal      float64 `json:"loss_total"`
+
+	// Eval is present on iterations that measured strength.
+	Eval *EvalMetrics `json:"eval,omitempty"`
+}
+
+// EvalMetrics is the strength measured against the references.
+type EvalMetrics struct {
+	VsRandom    *MatchScore `json:"vs_random,omitempty"`
+	VsAlphaBeta *MatchScore `json:"vs_alphabeta,omitempty"`
+	VsPrevious  *MatchScore `json:"vs_previous,omitempty"`
+	// Elo is an estimate anchored at the alpha-beta reference (0): the
+	// Elo difference measured against it.
+	Elo float64 `json:"elo"`
+}
+
+// MatchScore is a short match's outcome from the checkpoint's side.
+type MatchScore struct {
+	Opponent string     `json:"opponent"`
+	Wins     int        `json:"wins"`
+	Draws    int        `json:"draws"`
+	Losses   int        `json:"losses"`
+	Score    float64    `json:"score"`
+	Elo      float64    `json:"elo"`
+	CI95     [2]float64 `json:"ci95"`
+}
+
+// appendMetrics appends one JSON line and syncs it, so a killed run keeps
+// every completed iteration's line.
+func appendMetrics(path string, m *Metrics) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		f.Close()
+		return err
+	}
+	_, werr := f.Write(append(b, '\n'))
+	serr := f.Sync()
+	cerr := f.Close()
+	return errors.Join(werr, serr, cerr)
+}
+
+// readMetrics reads metrics.jsonl, skipping a last line cut short by a
+// crash; lines for iterations at or beyond upTo (a resumed run redoing
+// them) are dropped, so that the history has one line per iteration.
+func readMetrics(path string, upTo int) ([]Metrics, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []Metrics
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	line := 0
+	for sc.Scan() {
+		line++
+		var m Metrics
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			// Only a torn last line is tolerated.
+			if !sc.Scan() {
+				break
+			}
+			return nil, fmt.Errorf("%s line %d: %w", path, line, err)
+		}
+		if m.Iteration < upTo {
+			out = append(out, m)
+		}
+	}
+	if err := sc.Err(); err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return out, nil
+}

@@ -1,0 +1,138 @@
+package train
+
+import (
+	"fmt"
+	"image/color"
+	"os"
+	"path/filepath"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// writePlots draws the run's curves (losses, game length, strength) as
+// curves.png and curves.svg in dir, each written atomically.
+func writePlots(dir string, history []Metrics) error {
+	panels, err := curvePanels(history)
+	if err != nil {
+		return err
+	}
+	const w, h = 12 * vg.Inch, 9 * vg.Inch
+	png := vgimg.PngCanvas{Canvas: vgimg.New(w, h)}
+	drawPanels(draw.New(png), panels)
+	if err := saveCanvas(filepath.Join(dir, "curves.png"), png); err != nil {
+		return err
+	}
+	svg := vgsvg.New(w, h)
+	drawPanels(draw.New(svg), panels)
+	return saveCanvas(filepath.Join(dir, "curves.svg"), svg)
+}
+
+func drawPanels(dc draw.Canvas, panels [][]*plot.Plot) {
+	tiles := draw.Tiles{Rows: len(panels), Cols: len(panels[0]), PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4,
+		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
+	canvases := plot.Align(panels, tiles, dc)
+	for i := range panels {
+		for j := range panels[i] {
+			panels[i][j].Draw(canvases[i][j])
+		}
+	}
+}
+
+func saveCanvas(path string, c vg.CanvasWriterTo) error {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	_, werr := c.WriteTo(f)
+	cerr := f.Close()
+	if werr != nil || cerr != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %v %v", path, werr, cerr)
+	}
+	return os.Rename(tmp, path)
+}
+
+type series struct {
+	name string
+	pts  plotter.XYs
+}
+
+func curvePanels(history []Metrics) ([][]*plot.Plot, error) {
+	var lossP, lossV, length, vsRandom, vsAB, vsPrev, elo series
+	lossP.name, lossV.name = "policy loss", "value loss"
+	length.name = "mean game length (plies)"
+	vsRandom.name, vsAB.name, vsPrev.name, elo.name = "vs random", "vs alpha-beta", "vs earlier checkpoint", "Elo vs alpha-beta"
+	for _, m := range history {
+		x := float64(m.Iteration)
+		if m.Steps > 0 {
+			lossP.pts = append(lossP.pts, plotter.XY{X: x, Y: m.LossPolicy})
+			lossV.pts = append(lossV.pts, plotter.XY{X: x, Y: m.LossValue})
+		}
+		length.pts = append(length.pts, plotter.XY{X: x, Y: m.MeanGameLength})
+		if e := m.Eval; e != nil {
+			if e.VsRandom != nil {
+				vsRandom.pts = append(vsRandom.pts, plotter.XY{X: x, Y: e.VsRandom.Score})
+			}
+			if e.VsAlphaBeta != nil {
+				vsAB.pts = append(vsAB.pts, plotter.XY{X: x, Y: e.VsAlphaBeta.Score})
+				elo.pts = append(elo.pts, plotter.XY{X: x, Y: e.Elo})
+			}
+			if e.VsPrevious != nil {
+				vsPrev.pts = append(vsPrev.pts, plotter.XY{X: x, Y: e.VsPrevious.Score})
+			}
+		}
+	}
+	mk := func(title, ylabel string, ss ...series) (*plot.Plot, error) {
+		p := plot.New()
+		p.Title.Text = title
+		p.X.Label.Text = "iteration"
+		p.Y.Label.Text = ylabel
+		p.Add(plotter.NewGrid())
+		for i, s := range ss {
+			if len(s.pts) == 0 {
+				continue
+			}
+			l, pts, err := plotter.NewLinePoints(s.pts)
+			if err != nil {
+				return nil, err
+			}
+			c := palette[i%len(palette)]
+			l.Color, pts.Color = c, c
+			p.Add(l, pts)
+			p.Legend.Add(s.name, l, pts)
+		}
+		p.Legend.Top = true
+		return p, nil
+	}
+	losses, err := mk("Training loss", "cross-entropy", lossP, lossV)
+	if err != nil {
+		return nil, err
+	}
+	games, err := mk("Self-play games", "plies", length)
+	if err != nil {
+		return nil, err
+	}
+	rating, err := mk("Elo against the alpha-beta reference", "Elo", elo)
+	if err != nil {
+		return nil, err
+	}
+	strength, err := mk("Strength: score of the checkpoint", "score (0–1)", vsRandom, vsAB, vsPrev)
+	if err != nil {
+		return nil, err
+	}
+	strength.Y.Min, strength.Y.Max = 0, 1
+	return [][]*plot.Plot{{losses, games}, {strength, rating}}, nil
+}
+
+var palette = []color.Color{
+	color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff},
+	color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff},
+	color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff},
+	color.RGBA{R: 0xff, G: 0x7f, B: 0x0e, A: 0xff},
+}

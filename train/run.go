@@ -1,0 +1,633 @@
+package train
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"gopkg.in/yaml.v3"
+
+	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/mcts"
+	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/train/replay"
+)
+
+// Options configures Run.
+type Options struct {
+	// RunsDir holds the runs (default "checkpoints"); Name is this run's
+	// folder in it (default: a dated name for a new run).
+	RunsDir string
+	Name    string
+	// Resume continues the run Name from its latest readable checkpoint,
+	// with the configuration saved in the run folder.
+	Resume bool
+	// Config is a new run's configuration (ignored on resume).
+	Config *Config
+	// Iterations, if positive, overrides the total the run aims for; Seed,
+	// if set, the run's seed.
+	Iterations int
+	Seed       *uint64
+	// Out receives the per-iteration summary lines and warnings; Progress,
+	// if set, the progress bars.
+	Out      io.Writer
+	Progress io.Writer
+}
+
+// The run folder's layout.
+const (
+	configFile   = "config.yaml"
+	metricsFile  = "metrics.jsonl"
+	ckptDir      = "checkpoints"
+	bufferDir    = "buffer"
+	gamesDir     = "games"
+	ckptPattern  = "iter-%06d.azck"
+	shardPattern = "iter-%06d.shard"
+	pgnPattern   = "iter-%06d.pgn"
+)
+
+// runState is the run's progress, saved inside every checkpoint (its Extra
+// field), so that a checkpoint alone says where the run stood.
+type runState struct {
+	Iteration      int     `json:"iteration"` // iterations completed
+	TotalGames     int     `json:"total_games"`
+	TotalPositions int     `json:"total_positions"`
+	ElapsedSec     float64 `json:"elapsed_s"`
+	// Shards are the files the replay buffer was filled from, in order:
+	// the run's own buffer/ shards (relative to the run folder) or, for
+	// "learn", the shards it took from the data folder (absolute).
+	Shards []string `json:"shards"`
+	// Uses are the replay buffer's use counts (little-endian uint16s).
+	Uses []byte `json:"uses"`
+}
+
+// runner is one training run in progress.
+type runner struct {
+	opts    Options
+	cfg     *Config
+	dir     string
+	variant env.Variant
+	out     io.Writer
+
+	trainer  *model.Trainer
+	eval     *model.FastEvaluator
+	searcher *mcts.Searcher
+	buf      *replay.Buffer
+	state    runState
+	history  []Metrics
+	started  time.Time
+}
+
+// Run trains: self-play, optimiser steps and a checkpoint per iteration,
+// until the configured number of iterations is reached or ctx is
+// cancelled. A cancelled run abandons the iteration in progress and stays
+// resumable from its last checkpoint.
+func Run(ctx context.Context, opts Options) error {
+	r, err := openRun(opts)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	for it := r.state.Iteration + 1; it <= r.cfg.Iterations; it++ {
+		if err := r.iteration(ctx, it); err != nil {
+			if ctx.Err() != nil {
+				fmt.Fprintf(r.out, "interrupted during iteration %d: the run stays at iteration %d; continue with --resume %s\n",
+					it, r.state.Iteration, filepath.Base(r.dir))
+				return ctx.Err()
+			}
+			return fmt.Errorf("iteration %d: %w", it, err)
+		}
+	}
+	fmt.Fprintf(r.out, "run %s complete: %d iterations, %d games, %d positions, in %s\n", filepath.Base(r.dir),
+		r.state.Iteration, r.state.TotalGames, r.state.TotalPositions, time.Duration(r.state.ElapsedSec*float64(time.Second)).Round(time.Second))
+	return nil
+}
+
+func openRun(opts Options) (*runner, error) {
+	if opts.RunsDir == "" {
+		opts.RunsDir = "checkpoints"
+	}
+	if opts.Out == nil {
+		opts.Out = io.Discard
+	}
+	r := &runner{opts: opts, out: opts.Out, started: time.Now()}
+	var err error
+	if opts.Resume {
+		err = r.resume()
+	} else {
+		err = r.create()
+	}
+	if err != nil {
+		r.close()
+		return nil, err
+	}
+	return r, nil
+}
+
+func (r *runner) applyOverrides() {
+	if r.opts.Iterations > 0 {
+		r.cfg.Iterations = r.opts.Iterations
+	}
+	if r.opts.Seed != nil {
+		r.cfg.Seed = *r.opts.Seed
+	}
+}
+
+func (r *runner) create() error {
+	if r.opts.Config == nil {
+		return errors.New("train: a new run needs a configuration")
+	}
+	cfg := *r.opts.Config
+	r.cfg = &cfg
+	r.applyOverrides()
+	if err := r.cfg.Validate(); err != nil {
+		return err
+	}
+	name := r.opts.Name
+	if name == "" {
+		name = r.cfg.Name + "-" + time.Now().Format("20060102-150405")
+	}
+	r.dir = filepath.Join(r.opts.RunsDir, name)
+	if entries, err := os.ReadDir(filepath.Join(r.dir, ckptDir)); err == nil && len(entries) > 0 {
+		return fmt.Errorf("run %s already exists in %s: continue it with --resume %s, or choose another --run name", name, r.opts.RunsDir, name)
+	}
+	for _, d := range []string{ckptDir, bufferDir, gamesDir} {
+		if err := os.MkdirAll(filepath.Join(r.dir, d), 0o755); err != nil {
+			return err
+		}
+	}
+	if err := r.writeConfig(); err != nil {
+		return err
+	}
+	if err := r.setUp(nil); err != nil {
+		return err
+	}
+	// Iteration 0 is the untrained network: the first "earlier
+	// checkpoint" and a starting point to resume from.
+	if err := r.saveCheckpoint(); err != nil {
+		return err
+	}
+	fmt.Fprintf(r.out, "new run %s: config %s, network %s (%d parameters), %d iterations\n",
+		r.dir, r.cfg.Name, r.cfg.Model.Preset, r.trainer.Weights().Config().NumParams(), r.cfg.Iterations)
+	return nil
+}
+
+func (r *runner) writeConfig() error {
+	b, err := yaml.Marshal(r.cfg)
+	if err != nil {
+		return err
+	}
+	header := "# The configuration of this run (flags applied). Documented field by field in configs/.\n"
+	return writeFileAtomic(filepath.Join(r.dir, configFile), append([]byte(header), b...))
+}
+
+func (r *runner) resume() error {
+	if r.opts.Name == "" {
+		return errors.New("train: --resume needs the run's name")
+	}
+	r.dir = filepath.Join(r.opts.RunsDir, r.opts.Name)
+	data, err := os.ReadFile(filepath.Join(r.dir, configFile))
+	if err != nil {
+		return fmt.Errorf("resume %s: %w", r.opts.Name, err)
+	}
+	cfg, err := ParseConfig(data, filepath.Join(r.dir, configFile))
+	if err != nil {
+		return err
+	}
+	r.cfg = cfg
+	r.applyOverrides()
+	if err := r.cfg.Validate(); err != nil {
+		return err
+	}
+	ckpt, err := r.latestCheckpoint()
+	if err != nil {
+		return err
+	}
+	if err := r.setUp(ckpt); err != nil {
+		return err
+	}
+	if err := r.writeConfig(); err != nil {
+		return err
+	}
+	fmt.Fprintf(r.out, "resuming run %s at iteration %d of %d (%d games, %d positions so far)\n",
+		r.dir, r.state.Iteration, r.cfg.Iterations, r.state.TotalGames, r.state.TotalPositions)
+	return nil
+}
+
+// checkpointFiles lists the run's checkpoints by iteration, newest first.
+func (r *runner) checkpointFiles() ([]int, error) {
+	entries, err := os.ReadDir(filepath.Join(r.dir, ckptDir))
+	if err != nil {
+		return nil, err
+	}
+	var its []int
+	for _, e := range entries {
+		var it int
+		if n, _ := fmt.Sscanf(e.Name(), ckptPattern, &it); n == 1 && e.Name() == fmt.Sprintf(ckptPattern, it) {
+			its = append(its, it)
+		}
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(its)))
+	return its, nil
+}
+
+func (r *runner) ckptPath(it int) string {
+	return filepath.Join(r.dir, ckptDir, fmt.Sprintf(ckptPattern, it))
+}
+
+// latestCheckpoint loads the newest readable checkpoint, warning about
+// each newer one that is damaged.
+func (r *runner) latestCheckpoint() (*model.Checkpoint, error) {
+	its, err := r.checkpointFiles()
+	if err != nil {
+		return nil, fmt.Errorf("resume: %w", err)
+	}
+	for _, it := range its {
+		c, err := model.LoadCheckpoint(r.ckptPath(it))
+		if err == nil {
+			var st runState
+			if err = json.Unmarshal(c.Extra, &st); err == nil && st.Iteration != it {
+				err = fmt.Errorf("holds the state of iteration %d", st.Iteration)
+			}
+			if err == nil {
+				return c, nil
+			}
+		}
+		fmt.Fprintf(r.out, "warning: checkpoint %s is unreadable (%v); falling back to the one before\n", r.ckptPath(it), err)
+	}
+	return nil, fmt.Errorf("resume: no readable checkpoint in %s", filepath.Join(r.dir, ckptDir))
+}
+
+// setUp builds the network, optimiser, search and replay buffer, fresh or
+// from a checkpoint.
+func (r *runner) setUp(ckpt *model.Checkpoint) error {
+	var err error
+	if r.variant, err = env.VariantByName(r.cfg.Variant); err != nil {
+		return err
+	}
+	arch, err := model.Preset(r.cfg.Model.Preset)
+	if err != nil {
+		return err
+	}
+	w, err := model.NewWeights(arch, seedFor(r.cfg.Seed, 0, "weights", 0))
+	if err != nil {
+		return err
+	}
+	tc, err := r.cfg.ModelTrainConfig()
+	if err != nil {
+		return err
+	}
+	if r.trainer, err = model.NewTrainer(w, tc); err != nil {
+		return err
+	}
+	t := &r.cfg.Train
+	r.buf = replay.NewBuffer(replay.WindowConfig{Min: t.WindowMin, Max: t.WindowMax, Fraction: t.WindowFraction}, t.MaxUses)
+	if ckpt != nil {
+		if err := r.trainer.Restore(ckpt); err != nil {
+			return fmt.Errorf("resume: %w", err)
+		}
+		if err := json.Unmarshal(ckpt.Extra, &r.state); err != nil {
+			return fmt.Errorf("resume: run state: %w", err)
+		}
+		if err := r.loadBuffer(); err != nil {
+			return err
+		}
+		hist, err := readMetrics(filepath.Join(r.dir, metricsFile), r.state.Iteration+1)
+		if err != nil {
+			return err
+		}
+		r.history = hist
+		if err := r.rewriteMetrics(); err != nil {
+			return err
+		}
+	}
+	if r.eval, err = model.NewFastEvaluator(r.trainer.Weights(), model.FastOptions{}); err != nil {
+		return err
+	}
+	r.searcher, err = mcts.NewSearcher(r.eval, r.cfg.MCTSConfig())
+	return err
+}
+
+// loadBuffer rebuilds the replay buffer from the shards the checkpoint
+// lists, with the saved use counts.
+func (r *runner) loadBuffer() error {
+	for _, name := range r.state.Shards {
+		path := name
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(r.dir, name)
+		}
+		samples, err := replay.ReadShard(path)
+		if err != nil {
+			return fmt.Errorf("resume: %w", err)
+		}
+		r.buf.Add(samples)
+	}
+	if r.buf.Total() != r.state.TotalPositions {
+		return fmt.Errorf("resume: the shards hold %d positions, the checkpoint counts %d", r.buf.Total(), r.state.TotalPositions)
+	}
+	uses := make([]uint16, len(r.state.Uses)/2)
+	for i := range uses {
+		uses[i] = binary.LittleEndian.Uint16(r.state.Uses[2*i:])
+	}
+	return r.buf.SetUses(uses)
+}
+
+// rewriteMetrics rewrites metrics.jsonl with the history kept on resume,
+// so that redone iterations do not appear twice.
+func (r *runner) rewriteMetrics() error {
+	var sb strings.Builder
+	for i := range r.history {
+		b, err := json.Marshal(&r.history[i])
+		if err != nil {
+			return err
+		}
+		sb.Write(b)
+		sb.WriteByte('\n')
+	}
+	return writeFileAtomic(filepath.Join(r.dir, metricsFile), []byte(sb.String()))
+}
+
+func (r *runner) close() {
+	if r.eval != nil {
+		r.eval.Close()
+	}
+	if r.trainer != nil {
+		r.trainer.Close()
+	}
+}
+
+func (r *runner) elapsed() float64 {
+	return r.state.ElapsedSec + time.Since(r.started).Seconds()
+}
+
+// newBar returns a progress bar on w, or nil when w is nil.
+func newBar(w io.Writer, max int, desc, unit string) *progressbar.ProgressBar {
+	if w == nil {
+		return nil
+	}
+	return progressbar.NewOptions(max,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription(desc),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetItsString(unit),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(200*time.Millisecond),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionClearOnFinish(),
+	)
+}
+
+// iteration runs one iteration: self-play, training, checkpoint, and
+// (every few iterations) the strength matches.
+func (r *runner) iteration(ctx context.Context, it int) error {
+	m := Metrics{Iteration: it}
+	cfg := r.cfg
+
+	// Self-play.
+	bar := newBar(r.opts.Progress, cfg.SelfPlay.GamesPerIteration, fmt.Sprintf("iteration %d/%d self-play", it, cfg.Iterations), "games")
+	spStart := time.Now()
+	r.searcher.ResetStats()
+	games, err := selfPlay(ctx, cfg, r.variant, r.searcher, it, cfg.SelfPlay.GamesPerIteration, func(*SelfPlayGame) {
+		if bar != nil {
+			bar.Add(1)
+		}
+	})
+	if bar != nil {
+		bar.Finish()
+	}
+	if err != nil {
+		return err
+	}
+	spTime := time.Since(spStart).Seconds()
+	var samples []replay.Sample
+	plies := 0
+	for _, g := range games {
+		samples = append(samples, g.Samples...)
+		plies += len(g.Moves)
+		switch {
+		case g.Resigned:
+			m.Resigned++
+		case g.Status == env.Adjudicated:
+			m.Adjudicated++
+		}
+		switch g.Result {
+		case env.WhiteWins:
+			m.WhiteWins++
+		case env.BlackWins:
+			m.BlackWins++
+		default:
+			m.Draws++
+		}
+		if g.NoResign {
+			m.NoResignGames++
+			if g.FalseResign {
+				m.FalseResigns++
+			}
+		}
+	}
+	m.Games, m.Positions = len(games), len(samples)
+	m.MeanGameLength = float64(plies) / float64(max(1, len(games)))
+	m.GamesPerHour = float64(len(games)) / spTime * 3600
+	m.PositionsPerS = float64(plies) / spTime
+	m.SimsPerS = float64(r.searcher.Stats().Playouts) / spTime
+	shard := filepath.Join(bufferDir, fmt.Sprintf(shardPattern, it))
+	if err := replay.WriteShard(filepath.Join(r.dir, shard), samples); err != nil {
+		return err
+	}
+	if err := r.writeGames(it, games); err != nil {
+		return err
+	}
+	r.buf.Add(samples)
+	r.state.Shards = append(r.state.Shards, shard)
+	r.state.TotalGames += len(games)
+	return r.learn(ctx, it, len(samples), &m)
+}
+
+// learn finishes an iteration whose new samples are in the buffer:
+// optimiser steps, the checkpoint, the strength matches every few
+// iterations, the metrics and the plots.
+func (r *runner) learn(ctx context.Context, it, newSamples int, m *Metrics) error {
+	cfg := r.cfg
+	if err := r.trainSteps(ctx, it, newSamples, m); err != nil {
+		return err
+	}
+	if err := r.eval.SetWeights(r.trainer.Weights()); err != nil {
+		return err
+	}
+	r.searcher.ClearCache()
+
+	// Checkpoint: from here on the iteration is done.
+	r.state.Iteration = it
+	r.state.TotalPositions += newSamples
+	r.state.ElapsedSec = r.elapsed()
+	r.started = time.Now()
+	if err := r.saveCheckpoint(); err != nil {
+		return err
+	}
+	r.pruneCheckpoints()
+
+	if e := cfg.Evaluate.Every; e > 0 && it%e == 0 {
+		ev, err := r.evaluate(ctx, it)
+		if err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			fmt.Fprintf(r.out, "warning: strength matches of iteration %d failed: %v\n", it, err)
+		} else {
+			m.Eval = ev
+		}
+	}
+	m.BufferSize, m.TotalPositions = r.buf.Len(), r.state.TotalPositions
+	m.ElapsedSec = r.elapsed()
+	m.Time = time.Now().UTC().Format(time.RFC3339)
+	if err := appendMetrics(filepath.Join(r.dir, metricsFile), m); err != nil {
+		return err
+	}
+	r.history = append(r.history, *m)
+	if err := writePlots(r.dir, r.history); err != nil {
+		fmt.Fprintf(r.out, "warning: plotting: %v\n", err)
+	}
+	fmt.Fprintln(r.out, summaryLine(m))
+	return nil
+}
+
+func (r *runner) trainSteps(ctx context.Context, it, newPositions int, m *Metrics) error {
+	t := &r.cfg.Train
+	if r.buf.Len() < t.MinBuffer {
+		return nil
+	}
+	steps := int(math.Ceil(float64(newPositions) * t.SampleReuse / float64(t.BatchSize)))
+	rng := rand.New(rand.NewPCG(seedFor(r.cfg.Seed, it, "train", 0), 2))
+	batch := replay.NewBatch(t.BatchSize)
+	bar := newBar(r.opts.Progress, steps, fmt.Sprintf("iteration %d/%d training", it, r.cfg.Iterations), "steps")
+	start := time.Now()
+	var sum model.Losses
+	done := 0
+	for ; done < steps; done++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		samples, err := r.buf.Sample(rng, t.BatchSize)
+		if errors.Is(err, replay.ErrExhausted) {
+			fmt.Fprintf(r.out, "note: every position in the window reached max_uses after %d of %d steps\n", done, steps)
+			break
+		}
+		if err != nil {
+			return err
+		}
+		batch.Fill(samples, rng)
+		l, err := r.trainer.Step(batch.Planes, batch.Policy, batch.WDL)
+		if err != nil {
+			return fmt.Errorf("training step %d: %w", done+1, err)
+		}
+		sum.Policy += l.Policy
+		sum.Value += l.Value
+		sum.L2 += l.L2
+		sum.Total += l.Total
+		m.LearningRate = l.LR
+		if bar != nil {
+			bar.Add(1)
+		}
+	}
+	if bar != nil {
+		bar.Finish()
+	}
+	m.Steps = done
+	m.TotalSteps = r.trainer.Steps()
+	if done > 0 {
+		n := float64(done)
+		m.LossPolicy, m.LossValue, m.LossL2, m.LossTotal = sum.Policy/n, sum.Value/n, sum.L2/n, sum.Total/n
+		m.TrainPosPerS = n * float64(t.BatchSize) / time.Since(start).Seconds()
+	}
+	return nil
+}
+
+func (r *runner) saveCheckpoint() error {
+	uses := r.buf.Uses()
+	r.state.Uses = make([]byte, 2*len(uses))
+	for i, u := range uses {
+		binary.LittleEndian.PutUint16(r.state.Uses[2*i:], u)
+	}
+	extra, err := json.Marshal(&r.state)
+	if err != nil {
+		return err
+	}
+	meta := map[string]string{"run": filepath.Base(r.dir), "config": r.cfg.Name, "variant": r.cfg.Variant,
+		"iteration": fmt.Sprint(r.state.Iteration)}
+	return model.SaveCheckpoint(r.ckptPath(r.state.Iteration), r.trainer.Checkpoint(meta, extra))
+}
+
+// pruneCheckpoints keeps the newest KeepLast checkpoints, every
+// KeepEvery-th, and iteration 0.
+func (r *runner) pruneCheckpoints() {
+	its, err := r.checkpointFiles()
+	if err != nil {
+		return
+	}
+	k := &r.cfg.Checkpoint
+	for i, it := range its {
+		if i < k.KeepLast || it == 0 || (k.KeepEvery > 0 && it%k.KeepEvery == 0) {
+			continue
+		}
+		if err := os.Remove(r.ckptPath(it)); err != nil {
+			fmt.Fprintf(r.out, "warning: %v\n", err)
+		}
+	}
+}
+
+// summaryLine is the one line printed per iteration.
+func summaryLine(m *Metrics) string {
+	var sb strings.Builder
+	if m.Games > 0 {
+		fmt.Fprintf(&sb, "iter %d: %d games (%.0f/h, %.0f pos/s), len %.1f, W/D/B %d/%d/%d (adj %d, resign %d)",
+			m.Iteration, m.Games, m.GamesPerHour, m.PositionsPerS, m.MeanGameLength, m.WhiteWins, m.Draws, m.BlackWins, m.Adjudicated, m.Resigned)
+	} else {
+		fmt.Fprintf(&sb, "round %d: %d new positions", m.Iteration, m.Positions)
+	}
+	if m.Steps > 0 {
+		fmt.Fprintf(&sb, " | %d steps, loss p %.3f v %.3f l2 %.4f", m.Steps, m.LossPolicy, m.LossValue, m.LossL2)
+	} else {
+		sb.WriteString(" | no training yet")
+	}
+	fmt.Fprintf(&sb, " | buffer %d", m.BufferSize)
+	if e := m.Eval; e != nil {
+		for _, s := range []*MatchScore{e.VsRandom, e.VsAlphaBeta, e.VsPrevious} {
+			if s != nil {
+				fmt.Fprintf(&sb, " | vs %s %.0f%%", s.Opponent, 100*s.Score)
+			}
+		}
+	}
+	fmt.Fprintf(&sb, " | %s", time.Duration(m.ElapsedSec*float64(time.Second)).Round(time.Second))
+	return sb.String()
+}
+
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	serr := tmp.Sync()
+	cerr := tmp.Close()
+	if err := errors.Join(werr, serr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,162 @@
+package train
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/alicezero/alicezero/model"
+)
+
+func tinyConfig(t *testing.T) *Config {
+	t.Helper()
+	c, err := BuiltinConfig("tiny")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func runTiny(t *testing.T, dir, name string, iterations int, resume bool) string {
+	t.Helper()
+	var out bytes.Buffer
+	opts := Options{RunsDir: dir, Name: name, Iterations: iterations, Resume: resume, Out: &out}
+	if !resume {
+		opts.Config = tinyConfig(t)
+	}
+	if err := Run(context.Background(), opts); err != nil {
+		t.Fatalf("run %s: %v\n%s", name, err, out.String())
+	}
+	return out.String()
+}
+
+// TestTinyRunEndToEnd is the CI smoke run: two iterations of the tiny
+// configuration write checkpoints, metrics, games and the plots.
+func TestTinyRunEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	out := runTiny(t, dir, "smoke", 0, false)
+	run := filepath.Join(dir, "smoke")
+	for _, f := range []string{"config.yaml", "metrics.jsonl", "curves.png", "curves.svg",
+		"checkpoints/iter-000000.azck", "checkpoints/iter-000002.azck", "buffer/iter-000002.shard", "games/iter-000001.pgn"} {
+		if st, err := os.Stat(filepath.Join(run, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s missing or empty: %v", f, err)
+		}
+	}
+	hist, err := readMetrics(filepath.Join(run, metricsFile), 1<<30)
+	if err != nil || len(hist) != 2 {
+		t.Fatalf("metrics: %d lines, %v", len(hist), err)
+	}
+	if hist[1].Eval == nil || hist[1].Eval.VsRandom == nil || hist[1].Eval.VsAlphaBeta == nil || hist[1].Eval.VsPrevious == nil {
+		t.Errorf("iteration 2 has no strength matches: %+v", hist[1].Eval)
+	}
+	if hist[0].Steps == 0 || hist[0].LossPolicy <= 0 {
+		t.Errorf("iteration 1 trained no steps: %+v", hist[0])
+	}
+	if !strings.Contains(out, "iter 2:") || !strings.Contains(out, "complete") {
+		t.Errorf("summary lines missing:\n%s", out)
+	}
+	// A second run under the same name is refused rather than mixed in.
+	err = Run(context.Background(), Options{RunsDir: dir, Name: "smoke", Config: tinyConfig(t)})
+	if err == nil || !strings.Contains(err.Error(), "--resume smoke") {
+		t.Fatalf("reusing a run name: %v", err)
+	}
+}
+
+// TestResumeEqualsUninterrupted stops a run after iteration 1 and resumes
+// it: the weights after iteration 2 are bit-identical to a run that never
+// stopped.
+func TestResumeEqualsUninterrupted(t *testing.T) {
+	dir := t.TempDir()
+	runTiny(t, dir, "straight", 2, false)
+	runTiny(t, dir, "stopped", 1, false)
+	out := runTiny(t, dir, "stopped", 2, true)
+	if !strings.Contains(out, "resuming run") {
+		t.Fatalf("no resume message:\n%s", out)
+	}
+	a, err := model.LoadCheckpoint(filepath.Join(dir, "straight", ckptDir, "iter-000002.azck"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := model.LoadCheckpoint(filepath.Join(dir, "stopped", ckptDir, "iter-000002.azck"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !a.Weights.Equal(b.Weights) || a.Step != b.Step {
+		t.Fatalf("resumed weights differ from the uninterrupted run's (steps %d vs %d)", a.Step, b.Step)
+	}
+	sa, _ := os.ReadFile(filepath.Join(dir, "straight", bufferDir, "iter-000002.shard"))
+	sb, _ := os.ReadFile(filepath.Join(dir, "stopped", bufferDir, "iter-000002.shard"))
+	if !bytes.Equal(sa, sb) {
+		t.Fatal("resumed self-play games differ")
+	}
+}
+
+// TestCorruptLatestCheckpointFallsBack damages the newest checkpoint: the
+// resumed run warns, continues from the one before and redoes the rest.
+func TestCorruptLatestCheckpointFallsBack(t *testing.T) {
+	dir := t.TempDir()
+	runTiny(t, dir, "r", 2, false)
+	latest := filepath.Join(dir, "r", ckptDir, "iter-000002.azck")
+	data, err := os.ReadFile(latest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(latest, data[:len(data)/3], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := runTiny(t, dir, "r", 2, true)
+	if !strings.Contains(out, "warning: checkpoint") || !strings.Contains(out, "iter-000002.azck") {
+		t.Fatalf("no warning about the damaged checkpoint:\n%s", out)
+	}
+	if !strings.Contains(out, "resuming run") || !strings.Contains(out, "at iteration 1 ") {
+		t.Fatalf("did not resume from iteration 1:\n%s", out)
+	}
+	if _, err := model.LoadCheckpoint(latest); err != nil {
+		t.Fatalf("iteration 2 was not redone: %v", err)
+	}
+	hist, err := readMetrics(filepath.Join(dir, "r", metricsFile), 1<<30)
+	if err != nil || len(hist) != 2 || hist[1].Iteration != 2 {
+		t.Fatalf("metrics after the redo: %d lines, %v", len(hist), err)
+	}
+}
+
+func TestResumeErrors(t *testing.T) {
+	dir := t.TempDir()
+	err := Run(context.Background(), Options{RunsDir: dir, Name: "nope", Resume: true})
+	if err == nil || !strings.Contains(err.Error(), "nope") {
+		t.Fatalf("resuming a missing run: %v", err)
+	}
+}
+
+// TestInterruptLeavesResumableRun cancels a run mid-way: it returns the
+// context's error and resumes cleanly.
+func TestInterruptLeavesResumableRun(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	var out bytes.Buffer
+	cfg := tinyConfig(t)
+	cfg.Iterations = 50
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, Options{RunsDir: dir, Name: "int", Config: cfg, Out: &out})
+	}()
+	// Let it finish an iteration or two, then interrupt.
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "int", ckptDir, "iter-000001.azck")); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != context.Canceled {
+		t.Fatalf("interrupted run returned %v", err)
+	}
+	if !strings.Contains(out.String(), "--resume int") {
+		t.Fatalf("no resume hint:\n%s", out.String())
+	}
+	runTiny(t, dir, "int", 0, true)
+}

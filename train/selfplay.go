@@ -1,0 +1,207 @@
+package train
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/mcts"
+	"github.com/alicezero/alicezero/train/replay"
+)
+
+// SelfPlayGame is one finished self-play game.
+type SelfPlayGame struct {
+	Moves   []env.Move
+	Samples []replay.Sample // the positions used as training targets
+	Status  env.Status      // how it ended (Ongoing for a resignation)
+	Result  env.Result
+	// Resigned is set when the loser resigned; NoResign when resignation
+	// was switched off for this game to calibrate the threshold, and
+	// FalseResign when in such a game a side that would have resigned did
+	// not lose.
+	Resigned, NoResign, FalseResign bool
+}
+
+// Termination describes how the game ended, for PGN and summaries.
+func (g *SelfPlayGame) Termination() string {
+	if g.Resigned {
+		return "resignation"
+	}
+	return g.Status.String()
+}
+
+// MCTSConfig maps the run configuration onto the search's settings.
+func (c *Config) MCTSConfig() mcts.Config {
+	s, sp := &c.Search, &c.SelfPlay
+	m := mcts.DefaultConfig()
+	m.Simulations = s.Simulations
+	m.Gumbel = s.Gumbel
+	m.GumbelK = s.GumbelK
+	m.CPuct = float32(s.CPuct)
+	m.FPUReduction = float32(s.FPUReduction)
+	m.RootFPUReduction = float32(s.FPUReduction)
+	m.DirichletAlpha = s.DirichletAlpha
+	m.DirichletEpsilon = s.DirichletEpsilon
+	m.PolicyTemperature = float32(s.PolicyTemp)
+	m.CacheEntries = s.CacheSize
+	m.PlayoutCapProb = s.PlayoutCapProb
+	m.PlayoutCapFactor = s.PlayoutCapFactor
+	m.Temperature = sp.Temperature
+	m.TemperaturePlies = sp.TemperaturePlies
+	m.PlyCap = sp.PlyCap
+	m.BatchSize = sp.BatchSize
+	m.Workers = 1 // deterministic; the network uses the cores
+	return m
+}
+
+// seedFor derives a seed for one purpose of one iteration from the run's
+// seed, so that a resumed run draws exactly what an uninterrupted one does.
+func seedFor(runSeed uint64, iteration int, purpose string, index int) uint64 {
+	h := runSeed ^ 0x9e3779b97f4a7c15
+	for _, b := range []byte(purpose) {
+		h = (h ^ uint64(b)) * 0x100000001b3
+	}
+	h ^= uint64(iteration)<<32 ^ uint64(index)
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	return h
+}
+
+// selfPlay plays games with the searcher, up to SelfPlay.ParallelGames at
+// once with their leaves batched together. done is called after each game.
+func selfPlay(ctx context.Context, cfg *Config, variant env.Variant, s *mcts.Searcher, iteration, games int, done func(*SelfPlayGame)) ([]*SelfPlayGame, error) {
+	sp := &cfg.SelfPlay
+	resignRNG := rand.New(rand.NewPCG(seedFor(cfg.Seed, iteration, "resign", 0), 1))
+	type slot struct {
+		tree *mcts.Tree
+		game *SelfPlayGame
+		// sides[i] is the side to move at Samples[i]; belowThreshold marks a
+		// side whose value fell below the resignation threshold.
+		sides          []env.Colour
+		belowThreshold [2]bool
+	}
+	out := make([]*SelfPlayGame, 0, games)
+	next := 0
+	newGame := func(sl *slot) error {
+		pos := env.NewPosition(variant)
+		seed := seedFor(cfg.Seed, iteration, "game", next)
+		if sl.tree == nil {
+			t, err := s.NewTree(pos, seed)
+			if err != nil {
+				return err
+			}
+			sl.tree = t
+		} else {
+			if err := sl.tree.Reset(pos); err != nil {
+				return err
+			}
+			sl.tree.Reseed(seed)
+		}
+		noResign := sp.ResignThreshold == 0 || iteration < sp.ResignFrom
+		sl.game = &SelfPlayGame{NoResign: resignRNG.Float64() < sp.NoResignFraction || noResign}
+		sl.sides = sl.sides[:0]
+		sl.belowThreshold = [2]bool{}
+		next++
+		return nil
+	}
+	var active []*slot
+	for i := 0; i < min(sp.ParallelGames, games); i++ {
+		sl := &slot{}
+		if err := newGame(sl); err != nil {
+			return nil, err
+		}
+		active = append(active, sl)
+	}
+	trees := make([]*mcts.Tree, 0, len(active))
+	for len(active) > 0 {
+		trees = trees[:0]
+		for _, sl := range active {
+			trees = append(trees, sl.tree)
+		}
+		results, err := s.SearchBatch(ctx, trees)
+		if err != nil {
+			return nil, fmt.Errorf("self-play search: %w", err)
+		}
+		kept := active[:0]
+		for i, sl := range active {
+			res := &results[i]
+			g := sl.game
+			side := sl.tree.Position().SideToMove()
+			if res.UseForTraining {
+				snap := sl.tree.Position().Snapshot()
+				g.Samples = append(g.Samples, replay.Sample{Position: snap, Policy: replay.SparsePolicy(res.Visits), RootValue: res.RootValue})
+				sl.sides = append(sl.sides, side)
+			}
+			over := false
+			if sp.ResignThreshold > 0 && float64(res.RootValue) < -sp.ResignThreshold {
+				if g.NoResign {
+					sl.belowThreshold[side] = true
+				} else {
+					g.Resigned, g.Status = true, env.Ongoing
+					g.Result = env.WhiteWins
+					if side == env.White {
+						g.Result = env.BlackWins
+					}
+					over = true
+				}
+			}
+			if !over {
+				g.Moves = append(g.Moves, res.BestMove)
+				if err := sl.tree.Advance(res.BestMove); err != nil {
+					return nil, fmt.Errorf("self-play: playing %s: %w", res.BestMove, err)
+				}
+				if st := sl.tree.Status(); st.IsOver() {
+					g.Status = st
+					g.Result = sl.tree.Position().Outcome(st)
+					over = true
+				}
+			}
+			if !over {
+				kept = append(kept, sl)
+				continue
+			}
+			finishGame(g, sl.sides, sl.belowThreshold)
+			out = append(out, g)
+			if done != nil {
+				done(g)
+			}
+			if next < games {
+				if err := newGame(sl); err != nil {
+					return nil, err
+				}
+				kept = append(kept, sl)
+			}
+		}
+		active = kept
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// finishGame labels every sample with the result from its side's view and
+// records whether a resignation would have been wrong.
+func finishGame(g *SelfPlayGame, sides []env.Colour, below [2]bool) {
+	for i := range g.Samples {
+		g.Samples[i].Result = resultFor(g.Result, sides[i])
+	}
+	for c := env.White; c <= env.Black; c++ {
+		if below[c] && resultFor(g.Result, c) >= 0 {
+			g.FalseResign = true
+		}
+	}
+}
+
+// resultFor scores a result for one side: +1 won, 0 drawn, -1 lost.
+func resultFor(r env.Result, side env.Colour) int8 {
+	switch {
+	case r == env.WhiteWins && side == env.White, r == env.BlackWins && side == env.Black:
+		return 1
+	case r == env.WhiteWins, r == env.BlackWins:
+		return -1
+	}
+	return 0
+}
