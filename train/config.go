@@ -67,23 +67,24 @@ type SelfPlayConfig struct {
 
 // TrainConfig sets the optimiser and the replay window.
 type TrainConfig struct {
-	BatchSize       int         `yaml:"batch_size"`
-	SampleReuse     float64     `yaml:"sample_reuse"`
-	MaxUses         int         `yaml:"max_uses"`
-	WindowMin       int         `yaml:"window_min"`
-	WindowMax       int         `yaml:"window_max"`
-	WindowFraction  float64     `yaml:"window_fraction"`
-	MinBuffer       int         `yaml:"min_buffer"`
-	Optimizer       string      `yaml:"optimizer"`
-	Momentum        float64     `yaml:"momentum"`
-	L2              float64     `yaml:"l2"`
-	ValueWeight     float64     `yaml:"value_weight"`
-	ClipNorm        float64     `yaml:"clip_norm"`
-	LearningRate    float64     `yaml:"learning_rate"`
-	LRSchedule      string      `yaml:"lr_schedule"`
-	LRMilestones    []int64     `yaml:"lr_milestones"`
-	LRGamma         float64     `yaml:"lr_gamma"`
-	LRWarmupSteps   int64       `yaml:"lr_warmup_steps"`
+	BatchSize      int     `yaml:"batch_size"`
+	SampleReuse    float64 `yaml:"sample_reuse"`
+	MaxUses        int     `yaml:"max_uses"`
+	WindowMin      int     `yaml:"window_min"`
+	WindowMax      int     `yaml:"window_max"`
+	WindowFraction float64 `yaml:"window_fraction"`
+	MinBuffer      int     `yaml:"min_buffer"`
+	Optimizer      string  `yaml:"optimizer"`
+	Momentum       float64 `yaml:"momentum"`
+	L2             float64 `yaml:"l2"`
+	ValueWeight    float64 `yaml:"value_weight"`
+	ValueQWeight   float64 `yaml:"value_q_weight"`
+	ClipNorm       float64 `yaml:"clip_norm"`
+	LearningRate   float64 `yaml:"learning_rate"`
+	LRSchedule     string  `yaml:"lr_schedule"`
+	LRMilestones   []int64 `yaml:"lr_milestones"`
+	LRGamma        float64 `yaml:"lr_gamma"`
+	LRWarmupSteps  int64   `yaml:"lr_warmup_steps"`
 }
 
 // EvaluateConfig sets the strength tracking during the run.
@@ -251,6 +252,7 @@ func (c *Config) Validate() error {
 		floatIn("train.momentum", t.Momentum, 0, 0.9999),
 		floatIn("train.l2", t.L2, 0, 1),
 		floatIn("train.value_weight", t.ValueWeight, 0, 100),
+		floatIn("train.value_q_weight", t.ValueQWeight, 0, 1),
 		floatIn("train.clip_norm", t.ClipNorm, 0, 1e6),
 		floatIn("train.learning_rate", t.LearningRate, 1e-8, 10),
 		floatIn("train.lr_gamma", t.LRGamma, 0, 1),

@@ -103,8 +103,12 @@ func NewBatch(n int) *Batch {
 }
 
 // Fill encodes the samples into the batch, each under a random symmetry
-// (policy indices are fixed by both, see env.Symmetry.PolicyIndex).
-func (bt *Batch) Fill(samples []*Sample, rng *rand.Rand) {
+// (policy indices are fixed by both, see env.Symmetry.PolicyIndex). The
+// value target is the game's result blended with weight qWeight with the
+// search's root value (as win/draw/loss: W = max(q, 0), L = max(−q, 0),
+// D = 1 − |q|): early game results are mostly noise, the search's value
+// less so.
+func (bt *Batch) Fill(samples []*Sample, rng *rand.Rand, qWeight float32) {
 	clear(bt.Policy)
 	for i, s := range samples[:bt.N] {
 		y := env.Symmetries[rng.IntN(len(env.Symmetries))]
@@ -115,6 +119,13 @@ func (bt *Batch) Fill(samples []*Sample, rng *rand.Rand) {
 			pol[y.PolicyIndex(int(e.Index))] = e.Prob
 		}
 		w := s.WDL()
+		if qWeight > 0 {
+			q := max(-1, min(1, s.RootValue))
+			qw := [3]float32{max(q, 0), 1 - max(q, -q), max(-q, 0)}
+			for j := range w {
+				w[j] = (1-qWeight)*w[j] + qWeight*qw[j]
+			}
+		}
 		copy(bt.WDL[i*env.WDLSize:], w[:])
 	}
 }

@@ -117,7 +117,7 @@ func TestBatchFill(t *testing.T) {
 		ptrs[i] = &samples[i]
 	}
 	bt := NewBatch(8)
-	bt.Fill(ptrs, rand.New(rand.NewPCG(5, 5)))
+	bt.Fill(ptrs, rand.New(rand.NewPCG(5, 5)), 0.25)
 	for i := 0; i < 8; i++ {
 		var sum float32
 		for _, p := range bt.Policy[i*env.PolicySize : (i+1)*env.PolicySize] {
@@ -127,8 +127,20 @@ func TestBatchFill(t *testing.T) {
 			t.Fatalf("row %d policy sums to %v", i, sum)
 		}
 		w := bt.WDL[i*3 : i*3+3]
-		if w[0]+w[1]+w[2] != 1 {
+		if sum := w[0] + w[1] + w[2]; sum < 0.9999 || sum > 1.0001 {
 			t.Fatalf("row %d WDL %v", i, w)
+		}
+		// RootValue 0.25 blended at 0.25 into the one-hot result.
+		want := samples[i].WDL()
+		for j := range want {
+			want[j] *= 0.75
+		}
+		want[0] += 0.25 * 0.25
+		want[1] += 0.25 * 0.75
+		for j := range want {
+			if d := w[j] - want[j]; d > 1e-6 || d < -1e-6 {
+				t.Fatalf("row %d WDL %v, want %v", i, w, want)
+			}
 		}
 		var pieces float32
 		for _, v := range bt.Planes[i*env.InputSize : i*env.InputSize+24*env.PlaneSize] {
