@@ -55,7 +55,9 @@ func timeLoop(d time.Duration, f func() error) (float64, error) {
 
 // MeasureInference times the fast path and the gorgonia graph on batches
 // of `batch` random positions for about d each, with random weights of
-// architecture cfg, and returns positions per second for each.
+// architecture cfg, and returns positions per second for each. The graph's
+// products run on the package's AVX2 BLAS where the CPU has it (see
+// blas.go; not with the purego build tag), as training's do.
 func MeasureInference(cfg Config, batch int, d time.Duration) (fastPosPerS, gorgoniaPosPerS float64, err error) {
 	if batch < 1 {
 		return 0, 0, fmt.Errorf("model: measure inference: batch %d < 1", batch)

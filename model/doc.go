@@ -22,8 +22,8 @@
 //     Go assembly (the portable gonum kernel elsewhere, or with the purego
 //     build tag), preallocated buffers, no allocation per call, batches
 //     split across cores.
-//   - GraphEvaluator: gorgonia graphs, one per batch-size bucket. Slow; the
-//     reference the fast path is tested against.
+//   - GraphEvaluator: gorgonia graphs, one per batch-size bucket. Slower;
+//     the reference the fast path is tested against.
 //
 // A Batcher in front of an evaluator merges the requests of concurrent
 // callers (search threads) into batches:
@@ -47,7 +47,16 @@
 // the search's visit distribution plus the value cross-entropy against the
 // game result plus c·Σw². Training is deterministic: the same seed, data
 // and configuration give bit-identical weights, and a run resumed from a
-// checkpoint continues bit-identically.
+// checkpoint continues bit-identically (on one machine: results depend on
+// whether the CPU has the AVX2 kernel, see below, though not on GOMAXPROCS).
+//
+// Gorgonia's matrix products (training and GraphEvaluator) run on the same
+// AVX2/FMA kernel as the fast path: the first NewTrainer or
+// NewGraphEvaluator installs a BLAS (blas.go) with gorgonia.Use, which
+// computes what gonum's did to float32 rounding. Convolutions are
+// gorgonia's Conv2d with faster im2col, col2im and transpose ops of ours
+// that give bit-identical values (conv.go). The purego build tag, or a CPU
+// without AVX2 and FMA, leaves gorgonia on gonum's pure-Go BLAS.
 //
 // # Checkpoints
 //
@@ -64,7 +73,8 @@
 // Functions return errors with context and never panic across the package
 // boundary (gorgonia's panics are recovered and converted). Evaluators,
 // Batcher and Trainer are safe for concurrent use (evaluators and trainer
-// serialise calls). The package keeps no mutable global state of its own;
-// one package-level mutex serialises gorgonia graph construction, which
+// serialise calls). The package keeps no mutable global state of its own
+// beyond a sync.Once that sets gorgonia's process-wide BLAS, once, and one
+// package-level mutex that serialises gorgonia graph construction, which
 // touches gorgonia's globals.
 package model

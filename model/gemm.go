@@ -66,3 +66,9 @@ func reluMatrix(m, n int, c []float32, ldc int) {
 		reluInPlace(c[i*ldc : i*ldc+n])
 	}
 }
+
+func clearMatrix(m, n int, c []float32, ldc int) {
+	for i := 0; i < m; i++ {
+		clear(c[i*ldc : i*ldc+n])
+	}
+}

@@ -2,11 +2,12 @@
 
 #include "textflag.h"
 
-// func sgemm4x16(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, relu bool)
+// func sgemm4x16(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, relu, acc bool)
 //
 // Accumulators: Y0..Y7 = C rows 0..3, columns 0..7 and 8..15.
 // Per step l: load B[l][0:16] into Y8,Y9; broadcast A[r][l]; 8 FMAs.
-TEXT ·sgemm4x16(SB), NOSPLIT, $0-57
+// If acc, C's old values are added; otherwise C is only written.
+TEXT ·sgemm4x16(SB), NOSPLIT, $0-58
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ lda+16(FP), R8
@@ -87,16 +88,21 @@ tail:
 	VFMADD231PS Y9, Y13, Y7
 
 store:
-	// C += acc, then optionally C = max(C, 0) (a fused ReLU).
+	// C += acc (or C = acc), then optionally C = max(C, 0) (a fused ReLU).
+	LEAQ (DX)(R10*2), R11
+	MOVBLZX acc+57(FP), AX
+	TESTQ AX, AX
+	JE   relu4
 	VADDPS (DX)(R10*1), Y2, Y2
 	VADDPS 32(DX)(R10*1), Y3, Y3
-	LEAQ (DX)(R10*2), R11
 	VADDPS (DX), Y0, Y0
 	VADDPS 32(DX), Y1, Y1
 	VADDPS (R11), Y4, Y4
 	VADDPS 32(R11), Y5, Y5
 	VADDPS (R11)(R10*1), Y6, Y6
 	VADDPS 32(R11)(R10*1), Y7, Y7
+
+relu4:
 	MOVBLZX relu+56(FP), AX
 	TESTQ AX, AX
 	JE   write
@@ -122,10 +128,10 @@ write:
 	VZEROUPPER
 	RET
 
-// func sgemm1x16(k int, a *float32, b *float32, ldb int, c *float32, relu bool)
+// func sgemm1x16(k int, a *float32, b *float32, ldb int, c *float32, relu, acc bool)
 //
 // Two pairs of accumulators (even and odd l) to hide FMA latency.
-TEXT ·sgemm1x16(SB), NOSPLIT, $0-41
+TEXT ·sgemm1x16(SB), NOSPLIT, $0-42
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -164,8 +170,13 @@ tail1:
 store1:
 	VADDPS Y2, Y0, Y0
 	VADDPS Y3, Y1, Y1
+	MOVBLZX acc+41(FP), AX
+	TESTQ AX, AX
+	JE   relu1
 	VADDPS (DX), Y0, Y0
 	VADDPS 32(DX), Y1, Y1
+
+relu1:
 	MOVBLZX relu+40(FP), AX
 	TESTQ AX, AX
 	JE   write1

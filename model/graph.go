@@ -74,7 +74,7 @@ func buildNet(cfg Config, batch int, vals []*tensor.Dense) (ng *netGraph, err er
 	conv := func(x *G.Node, name string, k int) *G.Node {
 		w, b := byName[name+".w"], byName[name+".b"]
 		pad := k / 2
-		y := must(G.Conv2d(x, w, tensor.Shape{k, k}, []int{pad, pad}, []int{1, 1}, []int{1, 1}))
+		y := must(conv2d(x, w, k, pad)) // gorgonia's Conv2d with faster im2col, see conv.go
 		b4 := must(G.Reshape(b, tensor.Shape{1, b.Shape()[0], 1, 1}))
 		return must(G.BroadcastAdd(y, b4, nil, []byte{0, 2, 3}))
 	}

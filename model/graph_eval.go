@@ -46,8 +46,10 @@ func checkEvalArgs(planes []float32, n int, policy, wdl []float32) error {
 // GraphEvaluator evaluates the network with gorgonia graphs, one per batch
 // size bucket; a batch is padded with zero planes up to the smallest bucket
 // that holds it (or split into chunks of the largest). It is the reference
-// implementation against which FastEvaluator is tested, and it is slow.
-// Safe for concurrent use (calls are serialised).
+// implementation against which FastEvaluator is tested, and slower than it.
+// Its products run on the package's BLAS where available (see blas.go), so
+// it is not a measure of gorgonia with its default BLAS. Safe for
+// concurrent use (calls are serialised).
 type GraphEvaluator struct {
 	mu      sync.Mutex
 	w       *Weights // our own copy; every bucket's graph reads it
@@ -84,6 +86,7 @@ func NewGraphEvaluator(w *Weights, buckets ...int) (*GraphEvaluator, error) {
 	if buckets[0] < 1 {
 		return nil, fmt.Errorf("model: graph evaluator: bucket size %d < 1", buckets[0])
 	}
+	installKernelBLAS()
 	e := &GraphEvaluator{w: w.Clone()}
 	for _, size := range buckets {
 		b, err := newGraphBucket(e.w, size)
