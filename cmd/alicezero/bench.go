@@ -8,7 +8,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/alicezero/alicezero/configs"
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/mcts"
+	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/train"
 )
 
 // figure is one line of the benchmark: a name, a unit and how to measure it.
@@ -19,9 +23,15 @@ type figure struct {
 }
 
 func benchFigures() []figure {
+	var sp selfPlayFigures
 	return []figure{
 		{"perft_nps", "nodes/s", measurePerft},
 		{"encode_ns", "ns/position", measureEncode},
+		{"nn_fast_pos_per_s", "positions/s", sp.inference(0)},
+		{"nn_gorgonia_pos_per_s", "positions/s", sp.inference(1)},
+		{"train_pos_per_s", "positions/s", measureTraining},
+		{"mcts_sims_per_s", "simulations/s", sp.search(0)},
+		{"mcts_overhead_pct", "%", sp.search(1)},
 	}
 }
 
@@ -94,4 +104,84 @@ func formatFigure(v float64) string {
 		return fmt.Sprintf("%.0f", v)
 	}
 	return fmt.Sprintf("%.3g", v)
+}
+
+// selfPlayFigures measures figures that come in pairs once and hands out
+// each half, so that side-by-side figures come from the same run.
+type selfPlayFigures struct {
+	nn, mcts     [2]float64
+	nnOK, mctsOK bool
+}
+
+// The network figures: the default preset at batch 64, fast path and
+// gorgonia graph measured one after the other in the same run.
+func (f *selfPlayFigures) inference(i int) func(context.Context) (float64, error) {
+	return func(ctx context.Context) (float64, error) {
+		if !f.nnOK {
+			arch, err := model.Preset(model.DefaultPreset)
+			if err != nil {
+				return 0, err
+			}
+			fast, graph, err := model.MeasureInference(arch, 64, 3*time.Second)
+			if err != nil {
+				return 0, err
+			}
+			f.nn, f.nnOK = [2]float64{fast, graph}, true
+		}
+		return f.nn[i], ctx.Err()
+	}
+}
+
+// The search figures: self-play as the default configuration plays it
+// (its network, games at once and batch size), an untrained network.
+func (f *selfPlayFigures) search(i int) func(context.Context) (float64, error) {
+	return func(ctx context.Context) (float64, error) {
+		if !f.mctsOK {
+			cfg, err := train.BuiltinConfig(configs.Default)
+			if err != nil {
+				return 0, err
+			}
+			arch, err := model.Preset(cfg.Model.Preset)
+			if err != nil {
+				return 0, err
+			}
+			w, err := model.NewWeights(arch, 1)
+			if err != nil {
+				return 0, err
+			}
+			eval, err := model.NewFastEvaluator(w, model.FastOptions{})
+			if err != nil {
+				return 0, err
+			}
+			defer eval.Close()
+			var sims, overhead float64
+			sims, overhead, err = mcts.MeasureSelfPlay(ctx, eval, cfg.MCTSConfig(), cfg.SelfPlay.ParallelGames, cfg.SelfPlay.BatchSize, 10*time.Second)
+			if err != nil {
+				return 0, err
+			}
+			f.mcts, f.mctsOK = [2]float64{sims, overhead}, true
+		}
+		return f.mcts[i], ctx.Err()
+	}
+}
+
+// measureTraining times optimiser steps of the default configuration.
+func measureTraining(ctx context.Context) (float64, error) {
+	cfg, err := train.BuiltinConfig(configs.Default)
+	if err != nil {
+		return 0, err
+	}
+	arch, err := model.Preset(cfg.Model.Preset)
+	if err != nil {
+		return 0, err
+	}
+	tc, err := cfg.ModelTrainConfig()
+	if err != nil {
+		return 0, err
+	}
+	v, err := model.MeasureTraining(arch, tc, 5*time.Second)
+	if err != nil {
+		return 0, err
+	}
+	return v, ctx.Err()
 }

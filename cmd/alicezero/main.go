@@ -31,7 +31,16 @@ type command struct {
 func commands() []command {
 	cmds := []command{
 		{"perft", "count leaf nodes of the legal move tree", runPerft},
+		{"train", "learn from zero: self-play, optimiser steps and checkpoints, in a loop", runTrain},
+		{"selfplay", "generate self-play games only, as shards in a folder (feeds 'learn')", runSelfPlay},
+		{"learn", "train only, from the shards that 'selfplay' processes write to a folder", runLearn},
+		{"arena", "play matches and tournaments between checkpoints and engines", runArena},
+		{"replay", "play through PGN or movetext games and report each final position", runReplay},
 		{"bench", "the standard benchmark: speed figures for this machine, one per line", runBench},
+		{"uci", "run as a UCI engine (for GUIs and the arena)", runUCI},
+		{"xboard", "run as an XBoard/WinBoard (CECP v2) engine", runXboard},
+		{"play", "play against the network in the terminal", runPlay},
+		{"export", "write a checkpoint's network as ONNX plus a JSON description", runExport},
 	}
 	sort.Slice(cmds, func(i, j int) bool { return cmds[i].name < cmds[j].name })
 	return cmds

@@ -1,0 +1,197 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/train"
+	"github.com/alicezero/alicezero/train/arena"
+	"github.com/alicezero/alicezero/train/player"
+)
+
+// arenaRegistry returns the player kinds the arena command knows: the
+// built-in ones (random, ab, uci) and those of this program.
+// arenaRegistry is the arena's registry plus the network checkpoints.
+func arenaRegistry() (*player.Registry, error) {
+	reg, err := arena.NewRegistry()
+	if err != nil {
+		return nil, err
+	}
+	if err := train.RegisterCheckpointPlayer(reg); err != nil {
+		return nil, err
+	}
+	return reg, nil
+}
+
+func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	reg, err := arenaRegistry()
+	if err != nil {
+		return err
+	}
+	fs := newFlagSet("arena", "PLAYER PLAYER...", stderr)
+	format := fs.String("format", "gauntlet", "gauntlet (the first player against each other) or roundrobin")
+	games := fs.Int("games", 10, "games per pairing, rounded up to even (each opening with both colours)")
+	openingsPath := fs.String("openings", "", "opening file: EPD/FEN lines or PGN (default: the built-in balanced set)")
+	concurrency := fs.Int("concurrency", runtime.GOMAXPROCS(0), "games played at once")
+	movetime := fs.Duration("movetime", 0, "time per move, e.g. 100ms")
+	nodes := fs.Int64("nodes", 0, "nodes (network visits, engine nodes) per move")
+	tc := fs.String("tc", "", "per-game clock BASE+INC, e.g. 10s+0.1s; running out loses")
+	plies := fs.Int("plies", 400, "ply cap: a game still going after it is an adjudicated draw (0: none)")
+	pgnPath := fs.String("pgn", "", "write all games to this PGN file")
+	jsonPath := fs.String("json", "", "write the ratings and pairings to this JSON file")
+	sprtFlag := fs.String("sprt", "", "elo0,elo1,alpha,beta: stop a two-player match once the SPRT decides")
+	seed := fs.Uint64("seed", 0, "seed of the players' randomness (random movers, ab noise and tie-breaks)")
+	variant := fs.String("variant", env.Alice.Name, "rule set: alice or alice-ep")
+	anchor := fs.String("anchor", "", "player rated 0 in the rating list (default: the first)")
+	margin := fs.Duration("timemargin", 200*time.Millisecond, "grace past a move time or clock before a loss on time")
+	moveTimeout := fs.Duration("movetimeout", 10*time.Minute, "longest a move may take when no move time or clock bounds it (0: no limit)")
+	startTimeout := fs.Duration("starttimeout", arena.DefaultStartTimeout, "how long an engine may take to answer uciok and readyok")
+	event := fs.String("event", "", "PGN Event tag (default \"AliceZero arena\")")
+	progress := fs.Bool("progress", true, "show a progress bar on stderr")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: alicezero arena [flags] PLAYER PLAYER...\n\nPlays a gauntlet or round robin and prints W/D/L, Elo with 95%% intervals,\nLOS and a rating list. Flags may come before or after the players.\n\nPlayers:\n%s\nFlags:\n", reg.Usage())
+		fs.PrintDefaults()
+	}
+
+	// Flags may follow the players: parse, take a player, parse the rest.
+	var players []string
+	for rest := args; ; {
+		if err := parseFlags(fs, rest); err != nil {
+			return err
+		}
+		rest = fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		players = append(players, rest[0])
+		rest = rest[1:]
+	}
+	if len(players) < 2 {
+		fs.Usage()
+		return errUsage
+	}
+
+	cfg := arena.Config{
+		Players:      players,
+		Registry:     reg,
+		Games:        *games,
+		Concurrency:  *concurrency,
+		TimeControl:  arena.TimeControl{Nodes: *nodes, MoveTime: *movetime},
+		PlyCap:       *plies,
+		Seed:         *seed,
+		Anchor:       *anchor,
+		TimeMargin:   *margin,
+		MoveTimeout:  *moveTimeout,
+		StartTimeout: *startTimeout,
+		Event:        *event,
+		Log:          stderr,
+	}
+	if cfg.Format, err = arena.ParseFormat(*format); err != nil {
+		return err
+	}
+	if cfg.Variant, err = env.VariantByName(*variant); err != nil {
+		return err
+	}
+	if *tc != "" {
+		if cfg.TimeControl.Base, cfg.TimeControl.Inc, err = arena.ParseClock(*tc); err != nil {
+			return err
+		}
+	}
+	if *sprtFlag != "" {
+		s, err := arena.ParseSPRT(*sprtFlag)
+		if err != nil {
+			return err
+		}
+		cfg.SPRT = &s
+	}
+	if *openingsPath != "" {
+		if cfg.Openings, err = arena.LoadOpenings(*openingsPath, cfg.Variant); err != nil {
+			return err
+		}
+	}
+	if *progress {
+		cfg.Progress = stderr
+	}
+
+	// Create the output files first: a bad path fails before the games.
+	var pgnFile, jsonFile *os.File
+	if *pgnPath != "" {
+		if pgnFile, err = os.Create(*pgnPath); err != nil {
+			return err
+		}
+		defer pgnFile.Close()
+	}
+	if *jsonPath != "" {
+		if jsonFile, err = os.Create(*jsonPath); err != nil {
+			return err
+		}
+		defer jsonFile.Close()
+	}
+	// Games go to the PGN file as they finish (in finishing order; the
+	// Round tag is the schedule's number), so an interrupted match keeps
+	// them.
+	var pgnErr error
+	var pgnMu sync.Mutex
+	if pgnFile != nil {
+		cfg.OnGame = func(g arena.GameRecord) {
+			pgnMu.Lock()
+			defer pgnMu.Unlock()
+			if pgnErr == nil {
+				pgnErr = env.WritePGN(pgnFile, g.Game)
+			}
+		}
+	}
+
+	res, runErr := arena.Run(ctx, cfg)
+	if res == nil {
+		return runErr
+	}
+	if err := res.WriteReport(stdout); err != nil {
+		return err
+	}
+	var errs []error
+	if pgnFile != nil {
+		pgnMu.Lock()
+		errs = append(errs, pgnErr, pgnFile.Close())
+		pgnMu.Unlock()
+	}
+	if jsonFile != nil {
+		errs = append(errs, res.WriteJSON(jsonFile), jsonFile.Close())
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("writing results: %w", err)
+	}
+	if runErr != nil {
+		return runErr
+	}
+	if forfeits := countForfeits(res); forfeits != "" {
+		fmt.Fprintf(stderr, "note: %s (details above)\n", forfeits)
+	}
+	return nil
+}
+
+// countForfeits summarises games lost by time, illegal moves or failures.
+func countForfeits(res *arena.Result) string {
+	n := map[arena.Termination]int{}
+	for _, g := range res.Games {
+		switch g.Termination {
+		case arena.TermTime, arena.TermIllegal, arena.TermFailure:
+			n[g.Termination]++
+		}
+	}
+	var parts []string
+	for _, t := range []arena.Termination{arena.TermTime, arena.TermIllegal, arena.TermFailure} {
+		if n[t] > 0 {
+			parts = append(parts, fmt.Sprintf("%d lost by %s", n[t], t))
+		}
+	}
+	return strings.Join(parts, ", ")
+}

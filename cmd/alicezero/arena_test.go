@@ -1,0 +1,116 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/alicezero/alicezero/env"
+)
+
+func TestArenaCommandRoundRobin(t *testing.T) {
+	dir := t.TempDir()
+	pgnPath, jsonPath := filepath.Join(dir, "games.pgn"), filepath.Join(dir, "result.json")
+	// Flags both before and after the players.
+	out, errOut, code := runCLI(t, "", "arena", "--format", "roundrobin", "--games", "2", "--plies", "80",
+		"ab:depth=1", "ab:depth=2", "random",
+		"--concurrency", "2", "--progress=false", "--pgn", pgnPath, "--json", jsonPath, "--seed", "3")
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	for _, want := range []string{"roundrobin of 3 players: 6 of 6 games played", "Elo A-B", "LOS", "Rating list", "ab:depth=2"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	f, err := os.Open(pgnPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	games, err := env.ReadPGN(f, env.Alice)
+	if err != nil || len(games) != 6 {
+		t.Fatalf("PGN: %d games, %v", len(games), err)
+	}
+	for _, g := range games {
+		if g.Tag("Termination") == "" || g.Tag("Variant") != "Alice" || g.Result == env.NoResult {
+			t.Errorf("game tags %v, result %v", g.Tags, g.Result)
+		}
+	}
+	data, err := os.ReadFile(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Players []struct {
+			Name  string     `json:"name"`
+			Elo   *float64   `json:"elo"`
+			CI95  []*float64 `json:"ci95"`
+			Games int        `json:"games"`
+			Score float64    `json:"score"`
+		} `json:"players"`
+		Pairings []struct {
+			A     string `json:"a"`
+			B     string `json:"b"`
+			WinsA int    `json:"wins_a"`
+			Draws int    `json:"draws"`
+			LossA int    `json:"losses_a"`
+		} `json:"pairings"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("%v\n%s", err, data)
+	}
+	if len(doc.Players) != 3 || len(doc.Pairings) != 3 || doc.Players[0].Name != "ab:depth=1" || doc.Players[0].Games != 4 {
+		t.Errorf("JSON: %s", data)
+	}
+	for _, p := range doc.Pairings {
+		if p.WinsA+p.Draws+p.LossA != 2 {
+			t.Errorf("pairing %s-%s: %d games", p.A, p.B, p.WinsA+p.Draws+p.LossA)
+		}
+	}
+}
+
+func TestArenaCommandSPRTAndClock(t *testing.T) {
+	out, errOut, code := runCLI(t, "", "arena", "--games", "40", "--plies", "16", "--tc", "5s+0.05s",
+		"--sprt", "0,200,0.05,0.05", "--progress=false", "ab:depth=1", "random")
+	if code != 0 || !strings.Contains(out, "SPRT elo0=0 elo1=200") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}
+
+func TestArenaCommandBadInput(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantErr  string
+	}{
+		{"one player", []string{"random"}, 2, "Usage"},
+		{"unknown kind", []string{"random", "stockfish:depth=3"}, 1, `unknown kind "stockfish"`},
+		{"bad option", []string{"random", "ab:depht=2"}, 1, `unknown option "depht"`},
+		{"missing openings", []string{"--openings", filepath.Join(dir, "none.epd"), "random", "ab"}, 1, "no such file"},
+		{"engine without uciok", []string{"--starttimeout", "300ms", "random", "uci:/bin/cat"}, 1, "did not answer uciok within 300ms"},
+		{"missing engine", []string{"random", "uci:/no/such/engine"}, 1, "cannot start"},
+		{"bad tc", []string{"--tc", "fast", "random", "ab"}, 1, "time control"},
+		{"bad sprt", []string{"--sprt", "10,0,0.05,0.05", "random", "ab"}, 1, "elo1"},
+		{"sprt with three", []string{"--sprt", "0,10,0.05,0.05", "random", "ab", "ab:depth=1"}, 1, "two players"},
+		{"bad format", []string{"--format", "swiss", "random", "ab"}, 1, "gauntlet or roundrobin"},
+		{"bad variant", []string{"--variant", "crazy", "random", "ab"}, 1, "unknown variant"},
+		{"bad pgn path", []string{"--pgn", filepath.Join(dir, "no", "dir.pgn"), "random", "ab"}, 1, "no such file"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"arena", "--progress=false"}, tc.args...)
+			out, errOut, code := runCLI(t, "", args...)
+			if code != tc.wantCode || !strings.Contains(errOut, tc.wantErr) {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit %d and %q", code, errOut, tc.wantCode, tc.wantErr)
+			}
+			if out != "" {
+				t.Errorf("games were reported despite the error:\n%s", out)
+			}
+		})
+	}
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/model/onnx"
+	"github.com/alicezero/alicezero/train"
+)
+
+// runExport writes a checkpoint's network as model.onnx plus model.json
+// (see docs/ONNX.md).
+func runExport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("export", "", stderr)
+	ckpt := fs.String("checkpoint", "", "checkpoint `file`, or a run folder (or its checkpoints/ folder) to export its newest checkpoint")
+	out := fs.String("out", "", "output `folder` for model.onnx and model.json (created if missing)")
+	variant := fs.String("variant", "", "rule set the net plays (alice, alice-ep); default: the checkpoint's, else alice")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "alicezero export: unexpected arguments %q\n", fs.Args())
+		fs.Usage()
+		return errUsage
+	}
+	if *ckpt == "" || *out == "" {
+		fmt.Fprintln(stderr, "alicezero export: --checkpoint and --out are required")
+		fs.Usage()
+		return errUsage
+	}
+	path, err := resolveExportCheckpoint(*ckpt)
+	if err != nil {
+		return err
+	}
+	c, err := model.LoadCheckpoint(path)
+	if err != nil {
+		return err
+	}
+	v, err := exportVariant(*variant, c.Meta["variant"], path)
+	if err != nil {
+		return err
+	}
+	m, err := onnx.Export(c.Weights, onnx.Metadata{Variant: v, Checkpoint: filepath.Base(path), Step: c.Step, Meta: c.Meta})
+	if err != nil {
+		return err
+	}
+	if err := m.WriteDir(*out); err != nil {
+		return fmt.Errorf("writing to %s: %w", *out, err)
+	}
+	cfg := c.Config()
+	preset := cfg.PresetName()
+	if preset == "" {
+		preset = "custom"
+	}
+	fmt.Fprintf(stdout, "exported %s (%s %v, %d parameters, step %d, variant %s)\n", path, preset, cfg, cfg.NumParams(), c.Step, v.Name)
+	fmt.Fprintf(stdout, "wrote %s (%d bytes)\n", filepath.Join(*out, onnx.ONNXFile), len(m.ONNX))
+	fmt.Fprintf(stdout, "wrote %s (%d bytes)\n", filepath.Join(*out, onnx.JSONFile), len(m.JSON))
+	return nil
+}
+
+// resolveExportCheckpoint accepts a checkpoint file, a run folder (its
+// newest checkpoint) or a run's checkpoints/ folder.
+func resolveExportCheckpoint(path string) (string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return "", fmt.Errorf("checkpoint %s does not exist", path)
+		}
+		return "", fmt.Errorf("checkpoint: %w", err)
+	}
+	if !st.IsDir() {
+		return path, nil
+	}
+	resolved, err := train.ResolveCheckpoint(path)
+	if err == nil {
+		return resolved, nil
+	}
+	// The checkpoints/ folder itself: resolve its run folder.
+	if clean := filepath.Clean(path); filepath.Base(clean) == "checkpoints" {
+		if r, perr := train.ResolveCheckpoint(filepath.Dir(clean)); perr == nil {
+			return r, nil
+		}
+	}
+	return "", err
+}
+
+// exportVariant picks the rule set: the flag's, which must agree with the
+// checkpoint's if both are given, else the checkpoint's, else alice.
+func exportVariant(flagName, ckptName, path string) (env.Variant, error) {
+	switch {
+	case flagName != "" && ckptName != "" && flagName != ckptName:
+		return env.Variant{}, fmt.Errorf("--variant %s, but %s was trained for %s", flagName, filepath.Base(path), ckptName)
+	case flagName != "":
+		return env.VariantByName(flagName)
+	case ckptName != "":
+		return env.VariantByName(ckptName)
+	}
+	return env.Alice, nil
+}

@@ -1,0 +1,183 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/alicezero/alicezero/model"
+)
+
+// saveTinyCheckpoint writes a weights-only checkpoint of a tiny network.
+func saveTinyCheckpoint(t *testing.T, path string, seed uint64, meta map[string]string) {
+	t.Helper()
+	cfg, err := model.Preset("tiny")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := model.NewWeights(cfg, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := model.SaveCheckpoint(path, &model.Checkpoint{Weights: w, Step: int64(seed), Meta: meta}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// readExport checks the two files of an export and returns model.json.
+func readExport(t *testing.T, dir string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "model.onnx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A ModelProto starts with ir_version (field 1, varint): 0x08 0x08.
+	if len(b) < 1000 || !bytes.HasPrefix(b, []byte{0x08, 0x08}) {
+		t.Fatalf("model.onnx: %d bytes starting % x", len(b), b[:min(len(b), 8)])
+	}
+	js, err := os.ReadFile(filepath.Join(dir, "model.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, js) {
+		t.Error("model.onnx does not embed model.json")
+	}
+	var d map[string]any
+	if err := json.Unmarshal(js, &d); err != nil {
+		t.Fatalf("model.json: %v", err)
+	}
+	for _, k := range []string{"format", "format_version", "rules", "onnx", "network", "input", "outputs", "policy", "source", "test_positions"} {
+		if _, ok := d[k]; !ok {
+			t.Errorf("model.json lacks %q", k)
+		}
+	}
+	if d["format"] != "alicezero-onnx" {
+		t.Errorf("format %v", d["format"])
+	}
+	if moves, _ := d["policy"].(map[string]any)["moves"].([]any); len(moves) != 1858 || moves[0] == "" {
+		t.Errorf("policy.moves has %d entries", len(moves))
+	}
+	if planes, _ := d["input"].(map[string]any)["planes"].([]any); len(planes) != 34 {
+		t.Errorf("input.planes has %d entries", len(planes))
+	}
+	tps, _ := d["test_positions"].([]any)
+	if len(tps) != 4 {
+		t.Fatalf("%d test positions", len(tps))
+	}
+	for _, tp := range tps {
+		m := tp.(map[string]any)
+		p, _ := m["planes"].([]any)
+		l, _ := m["policy_logits"].([]any)
+		w, _ := m["wdl"].([]any)
+		if m["fen"] == "" || len(p) != 34*64 || len(l) != 1858 || len(w) != 3 {
+			t.Errorf("test position %v: %d planes, %d logits, %d wdl", m["name"], len(p), len(l), len(w))
+		}
+	}
+	if bn, ok := d["network"].(map[string]any)["batch_norm"]; !ok || bn != false {
+		t.Errorf("network.batch_norm = %v", bn)
+	}
+	return d
+}
+
+func source(d map[string]any) (string, float64) {
+	s := d["source"].(map[string]any)
+	c, _ := s["checkpoint"].(string)
+	step, _ := s["step"].(float64)
+	return c, step
+}
+
+func TestExportCommand(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "run")
+	saveTinyCheckpoint(t, filepath.Join(run, "checkpoints", "iter-000001.azck"), 1, map[string]string{"variant": "alice"})
+	saveTinyCheckpoint(t, filepath.Join(run, "checkpoints", "iter-000012.azck"), 12, map[string]string{"variant": "alice"})
+	file := filepath.Join(dir, "net.azck")
+	saveTinyCheckpoint(t, file, 5, nil)
+
+	tests := []struct {
+		name, arg, wantCkpt string
+		wantStep            float64
+	}{
+		{"file", file, "net.azck", 5},
+		{"run folder", run, "iter-000012.azck", 12},
+		{"checkpoints folder", filepath.Join(run, "checkpoints"), "iter-000012.azck", 12},
+		{"older file", filepath.Join(run, "checkpoints", "iter-000001.azck"), "iter-000001.azck", 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "new", "sub")
+			stdout, stderr, code := runCLI(t, "", "export", "--checkpoint", tc.arg, "--out", out)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if !strings.Contains(stdout, "model.onnx") || !strings.Contains(stdout, "model.json") {
+				t.Errorf("stdout %q", stdout)
+			}
+			d := readExport(t, out)
+			if c, step := source(d); c != tc.wantCkpt || step != tc.wantStep {
+				t.Errorf("source %s step %v, want %s step %v", c, step, tc.wantCkpt, tc.wantStep)
+			}
+			if v := d["rules"].(map[string]any)["variant"]; v != "alice" {
+				t.Errorf("variant %v", v)
+			}
+			// Nothing but the two files (no temporary files left behind).
+			entries, _ := os.ReadDir(out)
+			if len(entries) != 2 {
+				t.Errorf("output folder holds %d entries", len(entries))
+			}
+		})
+	}
+
+	t.Run("variant flag", func(t *testing.T) {
+		out := t.TempDir()
+		if _, stderr, code := runCLI(t, "", "export", "--checkpoint", file, "--out", out, "--variant", "alice-ep"); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		d := readExport(t, out)
+		if v := d["rules"].(map[string]any)["variant"]; v != "alice-ep" {
+			t.Errorf("variant %v", v)
+		}
+	})
+
+	corrupt := filepath.Join(dir, "corrupt.azck")
+	b, _ := os.ReadFile(file)
+	b[len(b)/2] ^= 0xff
+	os.WriteFile(corrupt, b, 0o644)
+	notCkpt := filepath.Join(dir, "text.azck")
+	os.WriteFile(notCkpt, []byte("hello"), 0o644)
+	empty := filepath.Join(dir, "empty")
+	os.Mkdir(empty, 0o755)
+	blocker := filepath.Join(dir, "blocker")
+	os.WriteFile(blocker, []byte("x"), 0o644)
+
+	errs := []struct {
+		name    string
+		args    []string
+		code    int
+		wantErr string
+	}{
+		{"missing", []string{"--checkpoint", filepath.Join(dir, "nope.azck"), "--out", dir}, 1, "does not exist"},
+		{"corrupt", []string{"--checkpoint", corrupt, "--out", t.TempDir()}, 1, "checksum"},
+		{"not a checkpoint", []string{"--checkpoint", notCkpt, "--out", t.TempDir()}, 1, "not an AliceZero checkpoint"},
+		{"empty folder", []string{"--checkpoint", empty, "--out", t.TempDir()}, 1, "holds no checkpoints"},
+		{"unwritable out", []string{"--checkpoint", file, "--out", filepath.Join(blocker, "out")}, 1, "writing to"},
+		{"variant conflict", []string{"--checkpoint", run, "--out", t.TempDir(), "--variant", "alice-ep"}, 1, "trained for alice"},
+		{"unknown variant", []string{"--checkpoint", file, "--out", t.TempDir(), "--variant", "crazy"}, 1, "unknown variant"},
+		{"no out", []string{"--checkpoint", file}, 2, "required"},
+		{"no checkpoint", []string{"--out", dir}, 2, "required"},
+	}
+	for _, tc := range errs {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, code := runCLI(t, "", append([]string{"export"}, tc.args...)...)
+			if code != tc.code || !strings.Contains(stderr, tc.wantErr) {
+				t.Fatalf("exit %d (want %d), stderr %q (want %q)", code, tc.code, stderr, tc.wantErr)
+			}
+		})
+	}
+}

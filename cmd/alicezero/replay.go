@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/alicezero/alicezero/env"
+)
+
+// runReplay plays through every game of a PGN file (or of bare movetext)
+// and prints each game's final position and status. A game with an
+// unreadable or illegal move is reported on stderr, naming the game, the
+// ply and the move; the other games are still replayed, and the command
+// then exits with status 1.
+func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("replay", "[FILE]", stderr)
+	variant := fs.String("variant", env.Alice.Name, "rule set of games without a [Variant] tag: alice or alice-ep")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 1 {
+		fs.Usage()
+		return errUsage
+	}
+	v, err := env.VariantByName(*variant)
+	if err != nil {
+		return err
+	}
+	in, where := stdin, func(err error) error { return err }
+	if fs.NArg() == 1 && fs.Arg(0) != "-" {
+		f, err := os.Open(fs.Arg(0))
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		in = f
+		where = func(err error) error { return fmt.Errorf("%s: %w", f.Name(), err) }
+	}
+
+	pr := env.NewPGNReader(in, v)
+	var failed []error
+	for n := 1; ; n++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		g, err := pr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var pe *env.PGNError
+			if !errors.As(err, &pe) {
+				return where(err) // the input itself failed
+			}
+			failed = append(failed, where(err))
+			continue
+		}
+		p, err := g.FinalPosition()
+		if err != nil {
+			// The reader played every move already: this cannot fail.
+			return where(fmt.Errorf("game %d: %w", n, err))
+		}
+		fmt.Fprintf(stdout, "fen: %s\nstatus: %s\n", p.FEN(), p.Status())
+	}
+	switch len(failed) {
+	case 0:
+		return nil
+	case 1:
+		return &exitError{code: 1, err: failed[0]}
+	}
+	// main prints the returned error once; the others go first.
+	for _, err := range failed[:len(failed)-1] {
+		fmt.Fprintf(stderr, "alicezero replay: %v\n", err)
+	}
+	return &exitError{code: 1, err: failed[len(failed)-1]}
+}
