@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/train/internal/fileutil"
 )
 
 // writeGames saves the first SelfPlay.PGNGames games of an iteration as
@@ -34,5 +35,5 @@ func (r *runner) writeGames(it int, games []*SelfPlayGame) error {
 		}
 		buf.WriteByte('\n')
 	}
-	return writeFileAtomic(filepath.Join(r.dir, gamesDir, fmt.Sprintf(pgnPattern, it)), buf.Bytes())
+	return fileutil.WriteAtomic(filepath.Join(r.dir, gamesDir, fmt.Sprintf(pgnPattern, it)), buf.Bytes())
 }

@@ -1,9 +1,9 @@
 package train
 
 import (
+	"bytes"
 	"fmt"
 	"image/color"
-	"os"
 	"path/filepath"
 
 	"gonum.org/v1/plot"
@@ -12,6 +12,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/alicezero/alicezero/train/internal/fileutil"
 )
 
 // writePlots draws the run's curves (losses, game length, strength) as
@@ -44,18 +46,11 @@ func drawPanels(dc draw.Canvas, panels [][]*plot.Plot) {
 }
 
 func saveCanvas(path string, c vg.CanvasWriterTo) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return fmt.Errorf("drawing %s: %w", path, err)
 	}
-	_, werr := c.WriteTo(f)
-	cerr := f.Close()
-	if werr != nil || cerr != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %v %v", path, werr, cerr)
-	}
-	return os.Rename(tmp, path)
+	return fileutil.WriteAtomic(path, buf.Bytes())
 }
 
 type series struct {

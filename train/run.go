@@ -21,6 +21,7 @@ import (
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/train/internal/fileutil"
 	"github.com/alicezero/alicezero/train/replay"
 )
 
@@ -189,7 +190,7 @@ func (r *runner) writeConfig() error {
 		return err
 	}
 	header := "# The configuration of this run (flags applied). Documented field by field in configs/.\n"
-	return writeFileAtomic(filepath.Join(r.dir, configFile), append([]byte(header), b...))
+	return fileutil.WriteAtomic(filepath.Join(r.dir, configFile), append([]byte(header), b...))
 }
 
 func (r *runner) resume() error {
@@ -355,7 +356,7 @@ func (r *runner) rewriteMetrics() error {
 		sb.Write(b)
 		sb.WriteByte('\n')
 	}
-	return writeFileAtomic(filepath.Join(r.dir, metricsFile), []byte(sb.String()))
+	return fileutil.WriteAtomic(filepath.Join(r.dir, metricsFile), []byte(sb.String()))
 }
 
 func (r *runner) close() {
@@ -611,23 +612,4 @@ func summaryLine(m *Metrics) string {
 	}
 	fmt.Fprintf(&sb, " | %s", time.Duration(m.ElapsedSec*float64(time.Second)).Round(time.Second))
 	return sb.String()
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	serr := tmp.Sync()
-	cerr := tmp.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
 }

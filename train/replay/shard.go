@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"hash/crc32"
 	"os"
-	"path/filepath"
+
+	"github.com/alicezero/alicezero/train/internal/fileutil"
 )
 
 // Shard files: the magic "AZRB", a format version (uint16), the sample
@@ -18,9 +19,8 @@ const (
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// WriteShard writes samples to path atomically: to a temporary file in the
-// same folder, synced, then renamed, so a crash never leaves half a shard
-// under the real name.
+// WriteShard writes samples to path atomically (fileutil.WriteAtomic), so
+// a crash never leaves half a shard under the real name.
 func WriteShard(path string, samples []Sample) error {
 	var buf bytes.Buffer
 	buf.WriteString(shardMagic)
@@ -31,7 +31,7 @@ func WriteShard(path string, samples []Sample) error {
 	}
 	buf.Write(b)
 	buf.Write(binary.LittleEndian.AppendUint32(nil, crc32.Checksum(buf.Bytes(), castagnoli)))
-	return writeFileAtomic(path, buf.Bytes())
+	return fileutil.WriteAtomic(path, buf.Bytes())
 }
 
 // ReadShard reads a shard, refusing a truncated or corrupted file.
@@ -68,27 +68,4 @@ func ReadShard(path string) ([]Sample, error) {
 		return fail("%d bytes after the last sample", len(rest))
 	}
 	return samples, nil
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	serr := f.Sync()
-	cerr := f.Close()
-	for _, err := range []error{werr, serr, cerr} {
-		if err != nil {
-			os.Remove(tmp)
-			return fmt.Errorf("writing %s: %w", path, err)
-		}
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
 }
