@@ -91,6 +91,14 @@ type Config struct {
 	// playouts. It costs a make/unmake per legal move of each new leaf.
 	ProbeMates bool
 
+	// DrawPenalty is what moving into a draw by the rules (repetition,
+	// stalemate, fifty moves, dead position) or the ply cap costs the
+	// mover, in W-L units; 0 scores draws exactly. Self-play uses a small
+	// penalty: a young network's values sit a little below zero everywhere,
+	// so without it the exact 0 of a repetition beats every real move and
+	// games end in shuffles that teach the network nothing.
+	DrawPenalty float32
+
 	// PlyCap, if positive, scores positions reached at or after this ply
 	// (counted from the set-up position) as adjudicated draws, as a game
 	// capped at PlyCap plies would be.
@@ -197,6 +205,8 @@ func (c *Config) Validate() error {
 		return bad("GumbelCVisit", "must be a non-negative number, got %v", c.GumbelCVisit)
 	case !finite32(c.GumbelCScale) || c.GumbelCScale <= 0:
 		return bad("GumbelCScale", "must be positive, got %v", c.GumbelCScale)
+	case !finite32(c.DrawPenalty) || c.DrawPenalty < 0 || c.DrawPenalty >= 1:
+		return bad("DrawPenalty", "must be in [0, 1), got %v", c.DrawPenalty)
 	case !finite32(c.CPuct) || c.CPuct <= 0:
 		return bad("CPuct", "must be positive, got %v", c.CPuct)
 	case !finite32(c.CPuctBase) || c.CPuctBase < 0:

@@ -101,7 +101,7 @@ func (t *Tree) playout(sl *leafSlot, row []float32) gatherResult {
 			return gotCollision
 		}
 		if nd.state == stTerminal || (idx != 0 && nd.proof != proofNone) {
-			v, d := provenValue(nd.proof)
+			v, d := t.provenValue(nd.proof)
 			depth := len(path) - 1
 			t.started++
 			t.noteDepth(depth)
@@ -132,9 +132,9 @@ func (t *Tree) playout(sl *leafSlot, row []float32) gatherResult {
 		if st == env.Checkmate {
 			nd.proof, nd.nnWL = proofLoss, -1
 		} else {
-			nd.proof, nd.nnWL = proofDraw, 0
+			nd.proof, nd.nnWL = proofDraw, t.cfg.DrawPenalty
 		}
-		v, d := provenValue(nd.proof)
+		v, d := t.provenValue(nd.proof)
 		t.backup(path, v, d, false)
 		t.propagateProof(path)
 		t.unwind(depth)
@@ -203,26 +203,27 @@ func (t *Tree) noteDepth(depth int) {
 }
 
 // provenValue is the exact W-L and D of a proven node, from its side to
-// move's view.
-func provenValue(p int8) (wl, d float32) {
+// move's view. A draw is worth Config.DrawPenalty to the side to move in
+// it, so the player who moved into it sees minus that.
+func (t *Tree) provenValue(p int8) (wl, d float32) {
 	switch p {
 	case proofWin:
 		return 1, 0
 	case proofLoss:
 		return -1, 0
 	}
-	return 0, 1
+	return t.cfg.DrawPenalty, 1
 }
 
 // provenQ is the exact value of a proven child from its parent's view.
-func provenQ(p int8) float64 {
+func (t *Tree) provenQ(p int8) float64 {
 	switch p {
 	case proofWin:
 		return -1
 	case proofLoss:
 		return 1
 	}
-	return 0
+	return -float64(t.cfg.DrawPenalty)
 }
 
 // legalLogits extracts the logits of the slot's legal moves from a policy
@@ -476,7 +477,7 @@ func (t *Tree) probeRootChildren() {
 		if st == env.Checkmate {
 			c.proof, c.nnWL = proofLoss, -1
 		} else {
-			c.proof, c.nnWL = proofDraw, 0
+			c.proof, c.nnWL = proofDraw, t.cfg.DrawPenalty
 		}
 		changed = true
 	}

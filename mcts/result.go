@@ -127,7 +127,7 @@ func (t *Tree) result() Result {
 		res.Visits[env.PolicyIndex(c.move, side)] += target[i]
 		var q float32
 		if c.proof != proofNone {
-			q = float32(provenQ(c.proof))
+			q = float32(t.provenQ(c.proof))
 		} else if c.n > 0 {
 			q = float32(-c.wl / float64(c.n))
 		}
@@ -254,7 +254,7 @@ func (t *Tree) bestChild(idx int32) int32 {
 		}
 		q := 0.0
 		if c.proof == proofDraw {
-			q = 0
+			q = -float64(t.cfg.DrawPenalty)
 		} else if c.n > 0 {
 			q = -c.wl / float64(c.n)
 		} else {

@@ -56,7 +56,7 @@ func (t *Tree) puct(idx int32) int32 {
 		var q float64
 		switch {
 		case ci.proof != proofNone:
-			q = provenQ(ci.proof)
+			q = t.provenQ(ci.proof)
 		case e == 0:
 			q = fpu
 		default:
@@ -85,7 +85,7 @@ func (t *Tree) completedQ(idx int32) (q []float32, maxN int32, vmix float64) {
 		var qq float64
 		switch {
 		case c.proof != proofNone:
-			qq = provenQ(c.proof)
+			qq = t.provenQ(c.proof)
 		case c.n > 0:
 			qq = -c.wl / float64(c.n)
 		default:

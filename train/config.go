@@ -46,6 +46,7 @@ type SearchConfig struct {
 	DirichletAlpha   float64 `yaml:"dirichlet_alpha"`
 	DirichletEpsilon float64 `yaml:"dirichlet_epsilon"`
 	PolicyTemp       float64 `yaml:"policy_temperature"`
+	DrawPenalty      float64 `yaml:"draw_penalty"`
 	CacheSize        int     `yaml:"cache_size"`
 	PlayoutCapProb   float64 `yaml:"playout_cap_probability"`
 	PlayoutCapFactor int     `yaml:"playout_cap_factor"`
@@ -229,6 +230,7 @@ func (c *Config) Validate() error {
 		floatIn("search.dirichlet_alpha", s.DirichletAlpha, 0.001, 10),
 		floatIn("search.dirichlet_epsilon", s.DirichletEpsilon, 0, 1),
 		floatIn("search.policy_temperature", s.PolicyTemp, 0.05, 10),
+		floatIn("search.draw_penalty", s.DrawPenalty, 0, 0.99),
 		intIn("search.cache_size", s.CacheSize, 0, 1<<26),
 		floatIn("search.playout_cap_probability", s.PlayoutCapProb, 0, 1),
 		intIn("search.playout_cap_factor", s.PlayoutCapFactor, 1, 1_000_000),

@@ -44,6 +44,7 @@ func (c *Config) MCTSConfig() mcts.Config {
 	m.DirichletAlpha = s.DirichletAlpha
 	m.DirichletEpsilon = s.DirichletEpsilon
 	m.PolicyTemperature = float32(s.PolicyTemp)
+	m.DrawPenalty = float32(s.DrawPenalty)
 	m.CacheEntries = s.CacheSize
 	m.PlayoutCapProb = s.PlayoutCapProb
 	m.PlayoutCapFactor = s.PlayoutCapFactor
