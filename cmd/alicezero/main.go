@@ -83,6 +83,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return 0
 		case errors.Is(err, errUsage) || errors.Is(err, flag.ErrHelp):
 			return 2
+		case errors.Is(err, context.Canceled) && ctx.Err() != nil:
+			// Interrupted (Ctrl-C, SIGTERM): the command has said where it
+			// stopped; exit as shells expect after SIGINT.
+			return 130
 		}
 		fmt.Fprintf(stderr, "alicezero %s: %v\n", c.name, err)
 		var ee *exitError

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,5 +52,18 @@ func TestSelfPlayAndLearnCommands(t *testing.T) {
 	_, errOut, code = runCLI(t, "", "selfplay", "--config", "tiny", "--follow", "--out", data)
 	if code != 1 || !strings.Contains(errOut, "--follow needs --weights") {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+func TestInterruptedCommandExits130Quietly(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	code := run(ctx, []string{"train", "--config", "tiny", "--runs-dir", t.TempDir(), "--quiet"}, strings.NewReader(""), &out, &errb)
+	if code != 130 || strings.Contains(errb.String(), "context canceled") {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "--resume") {
+		t.Fatalf("no resume hint:\n%s", out.String())
 	}
 }
