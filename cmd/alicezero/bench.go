@@ -23,15 +23,15 @@ type figure struct {
 }
 
 func benchFigures() []figure {
-	var sp selfPlayFigures
+	var pf pairedFigures
 	return []figure{
 		{"perft_nps", "nodes/s", measurePerft},
 		{"encode_ns", "ns/position", measureEncode},
-		{"nn_fast_pos_per_s", "positions/s", sp.inference(0)},
-		{"nn_gorgonia_pos_per_s", "positions/s", sp.inference(1)},
+		{"nn_fast_pos_per_s", "positions/s", pf.inference(0)},
+		{"nn_gorgonia_pos_per_s", "positions/s", pf.inference(1)},
 		{"train_pos_per_s", "positions/s", measureTraining},
-		{"mcts_sims_per_s", "simulations/s", sp.search(0)},
-		{"mcts_overhead_pct", "%", sp.search(1)},
+		{"mcts_sims_per_s", "simulations/s", pf.search(0)},
+		{"mcts_overhead_pct", "%", pf.search(1)},
 	}
 }
 
@@ -106,16 +106,16 @@ func formatFigure(v float64) string {
 	return fmt.Sprintf("%.3g", v)
 }
 
-// selfPlayFigures measures figures that come in pairs once and hands out
+// pairedFigures measures figures that come in pairs once and hands out
 // each half, so that side-by-side figures come from the same run.
-type selfPlayFigures struct {
+type pairedFigures struct {
 	nn, mcts     [2]float64
 	nnOK, mctsOK bool
 }
 
 // The network figures: the default preset at batch 64, fast path and
 // gorgonia graph measured one after the other in the same run.
-func (f *selfPlayFigures) inference(i int) func(context.Context) (float64, error) {
+func (f *pairedFigures) inference(i int) func(context.Context) (float64, error) {
 	return func(ctx context.Context) (float64, error) {
 		if !f.nnOK {
 			arch, err := model.Preset(model.DefaultPreset)
@@ -134,14 +134,10 @@ func (f *selfPlayFigures) inference(i int) func(context.Context) (float64, error
 
 // The search figures: self-play as the default configuration plays it
 // (its network, games at once and batch size), an untrained network.
-func (f *selfPlayFigures) search(i int) func(context.Context) (float64, error) {
+func (f *pairedFigures) search(i int) func(context.Context) (float64, error) {
 	return func(ctx context.Context) (float64, error) {
 		if !f.mctsOK {
-			cfg, err := train.BuiltinConfig(configs.Default)
-			if err != nil {
-				return 0, err
-			}
-			arch, err := model.Preset(cfg.Model.Preset)
+			cfg, arch, err := defaultRun()
 			if err != nil {
 				return 0, err
 			}
@@ -167,11 +163,7 @@ func (f *selfPlayFigures) search(i int) func(context.Context) (float64, error) {
 
 // measureTraining times optimiser steps of the default configuration.
 func measureTraining(ctx context.Context) (float64, error) {
-	cfg, err := train.BuiltinConfig(configs.Default)
-	if err != nil {
-		return 0, err
-	}
-	arch, err := model.Preset(cfg.Model.Preset)
+	cfg, arch, err := defaultRun()
 	if err != nil {
 		return 0, err
 	}
@@ -184,4 +176,15 @@ func measureTraining(ctx context.Context) (float64, error) {
 		return 0, err
 	}
 	return v, ctx.Err()
+}
+
+// defaultRun returns the embedded default configuration and its network's
+// architecture: what a bare "alicezero train" runs.
+func defaultRun() (*train.Config, model.Config, error) {
+	cfg, err := train.BuiltinConfig(configs.Default)
+	if err != nil {
+		return nil, model.Config{}, err
+	}
+	arch, err := model.Preset(cfg.Model.Preset)
+	return cfg, arch, err
 }
