@@ -129,10 +129,10 @@ func selfPlay(ctx context.Context, cfg *Config, variant env.Variant, s *mcts.Sea
 		for i, sl := range active {
 			res := &results[i]
 			g := sl.game
-			side := sl.tree.Position().SideToMove()
+			root := sl.tree.Position() // a copy: take it once per move
+			side := root.SideToMove()
 			if res.UseForTraining {
-				snap := sl.tree.Position().Snapshot()
-				g.Samples = append(g.Samples, replay.Sample{Position: snap, Policy: replay.SparsePolicy(res.Visits), RootValue: res.RootValue})
+				g.Samples = append(g.Samples, replay.Sample{Position: root.Snapshot(), Policy: replay.SparsePolicy(res.Visits), RootValue: res.RootValue})
 				sl.sides = append(sl.sides, side)
 			}
 			over := false
