@@ -103,6 +103,11 @@ type Config struct {
 	// (counted from the set-up position) as adjudicated draws, as a game
 	// capped at PlyCap plies would be.
 	PlyCap int
+	// CapMaterialMargin, if positive, scores a position at the ply cap as
+	// a win for the side at least this many pawns of material ahead (see
+	// env.Position.CapResult), as self-play then records the game; else it
+	// is a draw.
+	CapMaterialMargin int
 
 	// BatchSize is the number of leaves given to one Evaluate call: by each
 	// worker of Search (virtual loss spreads them over one tree) and by
@@ -237,6 +242,8 @@ func (c *Config) Validate() error {
 		return bad("PlayoutCapFactor", "must be at least 1, got %d", c.PlayoutCapFactor)
 	case c.PlyCap < 0:
 		return bad("PlyCap", "must be non-negative (0: no cap), got %d", c.PlyCap)
+	case c.CapMaterialMargin < 0:
+		return bad("CapMaterialMargin", "must be non-negative (0: capped games are draws), got %d", c.CapMaterialMargin)
 	case c.BatchSize < 1:
 		return bad("BatchSize", "must be at least 1, got %d", c.BatchSize)
 	case c.Workers < 1:

@@ -129,11 +129,7 @@ func (t *Tree) playout(sl *leafSlot, row []float32) gatherResult {
 	if st := statusOf(w, ml.N, reps, t.cfg.PlyCap); st != env.Ongoing {
 		nd := &t.nodes[leaf]
 		nd.state = stTerminal
-		if st == env.Checkmate {
-			nd.proof, nd.nnWL = proofLoss, -1
-		} else {
-			nd.proof, nd.nnWL = proofDraw, t.cfg.DrawPenalty
-		}
+		nd.proof, nd.nnWL = t.terminalProof(w, st)
 		v, d := t.provenValue(nd.proof)
 		t.backup(path, v, d, false)
 		t.propagateProof(path)
@@ -200,6 +196,27 @@ func (t *Tree) unwind(depth int) {
 func (t *Tree) noteDepth(depth int) {
 	t.depthSum += depth
 	t.selDepth = max(t.selDepth, depth)
+}
+
+// terminalProof is the proof and exact W-L (side to move's view) of a
+// position whose game is over with status st: mated is a loss; a position
+// at the ply cap is scored as the game's record will score it (a win for
+// the side CapMaterialMargin pawns ahead, else a draw); every other end is
+// a draw. A capped win is proven like a mate found at that node (distance
+// 0, so it is not reported as a mate there).
+func (t *Tree) terminalProof(w *env.Position, st env.Status) (int8, float32) {
+	switch {
+	case st == env.Checkmate:
+		return proofLoss, -1
+	case st == env.Adjudicated && t.cfg.CapMaterialMargin > 0:
+		switch bal := w.MaterialBalance(); {
+		case bal >= t.cfg.CapMaterialMargin:
+			return proofWin, 1
+		case -bal >= t.cfg.CapMaterialMargin:
+			return proofLoss, -1
+		}
+	}
+	return proofDraw, t.cfg.DrawPenalty
 }
 
 // provenValue is the exact W-L and D of a proven node, from its side to
@@ -469,16 +486,13 @@ func (t *Tree) probeRootChildren() {
 		w.MakeMove(c.move)
 		w.LegalMoves(&t.probeML)
 		st := statusOf(w, t.probeML.N, w.Repetitions(), t.cfg.PlyCap)
-		w.UnmakeMove()
 		if st == env.Ongoing {
+			w.UnmakeMove()
 			continue
 		}
 		c.state = stTerminal
-		if st == env.Checkmate {
-			c.proof, c.nnWL = proofLoss, -1
-		} else {
-			c.proof, c.nnWL = proofDraw, t.cfg.DrawPenalty
-		}
+		c.proof, c.nnWL = t.terminalProof(w, st)
+		w.UnmakeMove()
 		changed = true
 	}
 	if changed {

@@ -31,6 +31,9 @@ type Result struct {
 	// MateIn is non-zero when the root is proven: N > 0 if the side to move
 	// mates in N moves, -N if it is mated in N moves.
 	MateIn int
+	// Proven is set when RootValue is exact: the root is proven won, lost
+	// or drawn (by the rules, or by the ply cap's scoring).
+	Proven bool
 	// UseForTraining is false for searches that playout-cap randomisation
 	// made small: their Visits are not a policy target.
 	UseForTraining bool
@@ -66,6 +69,7 @@ func (t *Tree) result() Result {
 	}
 	res.RootValue, res.RootWDL = nodeValue(r)
 	res.MateIn = mateIn(r.proof, r.dist)
+	res.Proven = r.proof != proofNone
 	if r.state != stExpanded || r.nChild == 0 {
 		return res
 	}

@@ -983,3 +983,34 @@ func TestMeasureSelfPlay(t *testing.T) {
 		t.Fatal("0 games accepted")
 	}
 }
+
+// At the ply cap with a material margin set, the search scores a position
+// as the game's record will: a win for the side far enough ahead.
+func TestPlyCapScoresMaterial(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		fen    string
+		margin int
+		want   float32
+	}{
+		{"rook up, margin 3", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", 3, 1},
+		{"rook up, no margin", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", 0, 0},
+		{"rook down, margin 3", "r3k3/8/8/8/8/8/8/4K3 w - - 0 1", 3, -1},
+		{"pawn up, margin 3", "4k3/8/8/8/8/8/P7/4K3 w - - 0 1", 3, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := testConfig(false, 50)
+			cfg.PlyCap = 1
+			cfg.CapMaterialMargin = tc.margin
+			s := newSearcher(t, UniformEvaluator{Value: 0.5}, cfg)
+			tr := newTree(t, s, mustFEN(t, tc.fen), 1)
+			res, err := s.Search(context.Background(), tr, Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.RootValue != tc.want {
+				t.Fatalf("every move reaches the cap: root value %v, want %v", res.RootValue, tc.want)
+			}
+		})
+	}
+}
