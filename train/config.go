@@ -1,15 +1,13 @@
 package train
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math"
 	"reflect"
-	"regexp"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/alicezero/alicezero/configs"
 	"github.com/alicezero/alicezero/env"
@@ -60,7 +58,9 @@ type SelfPlayConfig struct {
 	Temperature       float64 `yaml:"temperature"`
 	TemperaturePlies  int     `yaml:"temperature_plies"`
 	PlyCap            int     `yaml:"ply_cap"`
-	ResignThreshold   float64 `yaml:"resign_threshold"`
+	CapMaterialMargin int     `yaml:"cap_material_margin"`
+	CapDrawValue      bool    `yaml:"cap_draw_value_target"`
+	ResignFalseRate   float64 `yaml:"resign_false_rate"`
 	NoResignFraction  float64 `yaml:"no_resign_fraction"`
 	ResignFrom        int     `yaml:"resign_from_iteration"`
 	PGNGames          int     `yaml:"pgn_games"`
@@ -118,74 +118,151 @@ func (e *ConfigError) Error() string {
 	return fmt.Sprintf("config %s: key %q: %s", e.Source, e.Key, e.Reason)
 }
 
-var unknownField = regexp.MustCompile(`line (\d+): field (\S+) not found in type train\.(\w+)`)
-
-// sectionKeys maps a Go type in yaml's messages to its YAML section.
-var sectionKeys = map[string]string{
-	"Config": "", "ModelConfig": "model.", "SearchConfig": "search.", "SelfPlayConfig": "selfplay.",
-	"TrainConfig": "train.", "EvaluateConfig": "evaluate.", "CheckpointConfig": "checkpoints.",
+// ParseConfig reads a configuration from YAML. Unknown keys, values of the
+// wrong type and values out of range are errors that name the key. A key
+// the text lacks takes its value from the embedded default configuration
+// (configs.Default), so that configurations written before a key existed
+// stay valid; Defaulted lists them. source names the text in errors.
+func ParseConfig(data []byte, source string) (*Config, error) {
+	c, _, err := parseConfig(data, source)
+	return c, err
 }
 
-// ParseConfig reads a configuration from YAML. Unknown keys and values out
-// of range are errors that name the key. source names the text in errors.
-func ParseConfig(data []byte, source string) (*Config, error) {
-	var c Config
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&c); err != nil {
-		var te *yaml.TypeError
-		if errors.As(err, &te) {
-			for _, msg := range te.Errors {
-				if m := unknownField.FindStringSubmatch(msg); m != nil {
-					return nil, &ConfigError{Source: source, Key: sectionKeys[m[3]] + m[2], Reason: "unknown key (line " + m[1] + ")"}
-				}
-			}
-			return nil, &ConfigError{Source: source, Reason: strings.Join(te.Errors, "; ")}
-		}
-		return nil, &ConfigError{Source: source, Reason: err.Error()}
+// ParseConfigDefaulted is ParseConfig that also returns the dotted keys
+// the text lacked and that took the default's value.
+func ParseConfigDefaulted(data []byte, source string) (*Config, []string, error) {
+	return parseConfig(data, source)
+}
+
+func parseConfig(data []byte, source string) (*Config, []string, error) {
+	def, err := defaultConfig()
+	if err != nil {
+		return nil, nil, err
 	}
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err == nil && len(root.Content) == 1 {
-		if key := missingKey(root.Content[0], reflect.TypeOf(c), ""); key != "" {
-			return nil, &ConfigError{Source: source, Key: key, Reason: "missing (every key is required)"}
-		}
+	c := *def
+	c.Train.LRMilestones = append([]int64(nil), def.Train.LRMilestones...)
+	missing, err := decodeConfig(data, source, &c)
+	if err != nil {
+		return nil, nil, err
 	}
 	if err := c.Validate(); err != nil {
 		var ce *ConfigError
 		if errors.As(err, &ce) {
 			ce.Source = source
 		}
+		return nil, nil, err
+	}
+	return &c, missing, nil
+}
+
+// defaultConfig parses the embedded default configuration, which must
+// name every key.
+func defaultConfig() (*Config, error) {
+	data, err := configs.Named(configs.Default)
+	if err != nil {
 		return nil, err
+	}
+	var c Config
+	source := "built-in " + configs.Default
+	missing, err := decodeConfig(data, source, &c)
+	if err != nil {
+		return nil, err
+	}
+	if len(missing) > 0 {
+		return nil, &ConfigError{Source: source, Key: missing[0], Reason: "missing (the default configuration must name every key)"}
 	}
 	return &c, nil
 }
 
-// missingKey returns the dotted path of the first field of struct type t
-// that the mapping node lacks, or "".
-func missingKey(n *yaml.Node, t reflect.Type, prefix string) string {
-	present := map[string]*yaml.Node{}
-	if n.Kind == yaml.MappingNode {
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			present[n.Content[i].Value] = n.Content[i+1]
+// decodeConfig decodes YAML over c key by key, so that every error names
+// its key, and returns the keys the text lacks.
+func decodeConfig(data []byte, source string, c *Config) ([]string, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, &ConfigError{Source: source, Reason: err.Error()}
+	}
+	if len(root.Content) == 0 {
+		return nil, &ConfigError{Source: source, Reason: "the file is empty: it holds no configuration"}
+	}
+	doc := root.Content[0]
+	if doc.Kind != yaml.MappingNode {
+		return nil, &ConfigError{Source: source, Reason: fmt.Sprintf("line %d: want a mapping of keys to values at the top level", doc.Line)}
+	}
+	var missing []string
+	if err := decodeStruct(doc, reflect.ValueOf(c).Elem(), "", source, &missing); err != nil {
+		return nil, err
+	}
+	return missing, nil
+}
+
+// decodeStruct decodes mapping n into struct v; prefix is v's dotted path.
+func decodeStruct(n *yaml.Node, v reflect.Value, prefix, source string, missing *[]string) error {
+	fields := map[string]int{}
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		if key, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); key != "" && key != "-" {
+			fields[key] = i
+		}
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		key := prefix + k.Value
+		fi, ok := fields[k.Value]
+		if !ok {
+			reason := fmt.Sprintf("unknown key (line %d)", k.Line)
+			if hint, retired := retiredKeys[key]; retired {
+				reason += ": " + hint
+			}
+			return &ConfigError{Source: source, Key: key, Reason: reason}
+		}
+		if seen[k.Value] {
+			return &ConfigError{Source: source, Key: key, Reason: fmt.Sprintf("given twice (line %d)", k.Line)}
+		}
+		seen[k.Value] = true
+		f := v.Field(fi)
+		if f.Kind() == reflect.Struct {
+			if val.Kind != yaml.MappingNode {
+				return &ConfigError{Source: source, Key: key, Reason: fmt.Sprintf("line %d: want a section of keys", val.Line)}
+			}
+			if err := decodeStruct(val, f, key+".", source, missing); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := val.Decode(f.Addr().Interface()); err != nil {
+			return &ConfigError{Source: source, Key: key, Reason: typeErrorText(err)}
 		}
 	}
 	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		key, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-		if key == "" || key == "-" {
+		key, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
+		if key == "" || key == "-" || seen[key] {
 			continue
 		}
-		v, ok := present[key]
-		if !ok {
-			return prefix + key
-		}
-		if f.Type.Kind() == reflect.Struct {
-			if k := missingKey(v, f.Type, prefix+key+"."); k != "" {
-				return k
+		if t.Field(i).Type.Kind() == reflect.Struct {
+			// A missing section: every key in it is missing.
+			if err := decodeStruct(&yaml.Node{Kind: yaml.MappingNode}, v.Field(i), prefix+key+".", source, missing); err != nil {
+				return err
 			}
+			continue
 		}
+		*missing = append(*missing, prefix+key)
 	}
-	return ""
+	return nil
+}
+
+// typeErrorText shortens the decoder's message for one value.
+func typeErrorText(err error) string {
+	var te *yaml.TypeError
+	if errors.As(err, &te) && len(te.Errors) > 0 {
+		return strings.Join(te.Errors, "; ")
+	}
+	return err.Error()
+}
+
+// retiredKeys are keys that earlier versions knew, with what replaced them.
+var retiredKeys = map[string]string{
+	"selfplay.resign_threshold": "resignation is now calibrated automatically; set selfplay.resign_false_rate instead (0 turns resignation off)",
 }
 
 // BuiltinConfig returns the named configuration from configs/.
@@ -240,7 +317,8 @@ func (c *Config) Validate() error {
 		floatIn("selfplay.temperature", sp.Temperature, 0, 10),
 		intIn("selfplay.temperature_plies", sp.TemperaturePlies, 0, 10_000),
 		intIn("selfplay.ply_cap", sp.PlyCap, 10, 10_000),
-		floatIn("selfplay.resign_threshold", sp.ResignThreshold, 0, 1),
+		intIn("selfplay.cap_material_margin", sp.CapMaterialMargin, 0, 100),
+		floatIn("selfplay.resign_false_rate", sp.ResignFalseRate, 0, 0.5),
 		floatIn("selfplay.no_resign_fraction", sp.NoResignFraction, 0, 1),
 		intIn("selfplay.resign_from_iteration", sp.ResignFrom, 1, 1_000_000),
 		intIn("selfplay.pgn_games", sp.PGNGames, 0, sp.GamesPerIteration),

@@ -46,7 +46,9 @@ func TestMalformedConfigNamesTheKey(t *testing.T) {
 		{"unknown preset", replace("  preset: tiny", "  preset: huge"), "model.preset"},
 		{"unknown variant", replace("variant: alice", "variant: atomic"), "variant"},
 		{"odd evaluation games", replace("  games: 2\n", "  games: 3\n"), "evaluate.games"},
-		{"missing key", replace("  momentum: 0.9\n", ""), "train.momentum"},
+		{"wrong type", replace("  simulations: 8\n", "  simulations: eight\n"), "search.simulations"},
+		{"section given a value", replace("model:\n", "model: 3\nx:\n"), "model"},
+		{"retired key", replace("  no_resign_fraction:", "  resign_threshold: 0.9\n  no_resign_fraction:"), "selfplay.resign_threshold"},
 		{"bad optimiser", replace("  optimizer: sgd", "  optimizer: lbfgs"), "train.optimizer"},
 	}
 	for _, tc := range cases {
@@ -63,5 +65,55 @@ func TestMalformedConfigNamesTheKey(t *testing.T) {
 	}
 	if _, err := ParseConfig([]byte("search: [1, 2"), "broken.yaml"); err == nil || !strings.Contains(err.Error(), "broken.yaml") {
 		t.Fatalf("broken YAML: %v", err)
+	}
+}
+
+// A key the text lacks takes the default configuration's value, so that
+// configurations written before a key existed still load (and resume).
+func TestMissingKeysTakeTheDefault(t *testing.T) {
+	base, err := configs.Named("tiny")
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, err := BuiltinConfig(configs.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(base), "  momentum: 0.9\n", "", 1)
+	text = strings.Replace(text, "  cap_material_margin: 3\n", "", 1)
+	c, missing, err := ParseConfigDefaulted([]byte(text), "old.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Train.Momentum != def.Train.Momentum || c.SelfPlay.CapMaterialMargin != def.SelfPlay.CapMaterialMargin {
+		t.Fatalf("missing keys got %v and %v, want the default's %v and %v", c.Train.Momentum, c.SelfPlay.CapMaterialMargin,
+			def.Train.Momentum, def.SelfPlay.CapMaterialMargin)
+	}
+	if strings.Join(missing, ",") != "selfplay.cap_material_margin,train.momentum" {
+		t.Fatalf("defaulted keys %v", missing)
+	}
+	if c.Name != "tiny" || c.Search.Simulations != 8 {
+		t.Fatalf("keys present were not kept: %+v", c)
+	}
+	// A whole section missing takes the default's section.
+	noCkpt := text[:strings.Index(text, "checkpoints:")]
+	c, missing, err = ParseConfigDefaulted([]byte(noCkpt), "old.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Checkpoint != def.Checkpoint || len(missing) != 4 {
+		t.Fatalf("missing section: %+v, defaulted %v", c.Checkpoint, missing)
+	}
+}
+
+func TestEmptyConfigSaysSo(t *testing.T) {
+	for _, text := range []string{"", "\n\n", "# only a comment\n"} {
+		_, err := ParseConfig([]byte(text), "empty.yaml")
+		if err == nil || !strings.Contains(err.Error(), "empty") || !strings.Contains(err.Error(), "empty.yaml") {
+			t.Fatalf("%q: error %v, want one saying the file is empty", text, err)
+		}
+	}
+	if _, err := ParseConfig([]byte("- 1\n- 2\n"), "list.yaml"); err == nil || !strings.Contains(err.Error(), "mapping") {
+		t.Fatalf("a list: error %v", err)
 	}
 }
