@@ -116,3 +116,13 @@ func DecodeSnapshot(b []byte) (Snapshot, error) {
 	s.hash = s.computeHash()
 	return sn, nil
 }
+
+// LegalMask sets mask[i] for the policy index of every move legal in the
+// snapshot's position under variant v, as Position.LegalMask does, and
+// returns the number of legal moves. The game's history is not kept, so
+// no move is refused for repeating it (none is: repetition draws, it does
+// not forbid).
+func (sn *Snapshot) LegalMask(v Variant, mask []bool) int {
+	p := Position{state: sn.s, variant: v}
+	return p.LegalMask(mask)
+}

@@ -103,7 +103,9 @@ func SelfPlayToFolder(ctx context.Context, o SelfPlayOptions) error {
 		}
 		bar := newBar(o.Progress, n, fmt.Sprintf("shard %d self-play", shard), "games")
 		start := time.Now()
-		games, err := selfPlay(ctx, cfg, variant, searcher, shard, n, func(*SelfPlayGame) {
+		// Workers play every game out: the threshold is calibrated by a
+		// training run from its own games.
+		games, err := selfPlay(ctx, cfg, variant, searcher, shard, n, 0, func(*SelfPlayGame) {
 			if bar != nil {
 				bar.Add(1)
 			}
@@ -192,12 +194,11 @@ func Learn(ctx context.Context, o LearnOptions) error {
 		return err
 	}
 	defer r.close()
-	seen := map[string]bool{}
-	for _, s := range r.state.Shards {
-		seen[s] = true
-	}
+	// A round that was checkpointed may have stopped before it marked its
+	// shards as used.
+	markUsed(r.out, r.state.Consumed, ".used")
 	for it := r.state.Iteration + 1; ; {
-		shards, err := newShards(dataDir, seen)
+		shards, err := newShards(dataDir)
 		if err != nil {
 			return err
 		}
@@ -206,27 +207,31 @@ func Learn(ctx context.Context, o LearnOptions) error {
 		for _, path := range shards {
 			s, err := replay.ReadShard(path)
 			if err != nil {
-				fmt.Fprintf(r.out, "warning: skipping %v\n", err)
-				seen[path] = true
+				fmt.Fprintf(r.out, "warning: skipping %v (renamed to .bad)\n", err)
+				markUsed(r.out, []string{path}, ".bad")
 				continue
 			}
 			samples = append(samples, s...)
 			used = append(used, path)
 		}
 		if len(samples) > 0 && (r.buf.Len()+len(samples) >= r.cfg.Train.MinBuffer || o.Once) {
-			r.buf.Add(samples)
-			r.state.Shards = append(r.state.Shards, used...)
-			for _, u := range used {
-				seen[u] = true
+			// The round's positions become one shard of the run, as in
+			// "train", and the shards they came from are marked as used once
+			// the checkpoint records them.
+			shard := filepath.Join(bufferDir, fmt.Sprintf(shardPattern, it))
+			if err := replay.WriteShard(filepath.Join(r.dir, shard), samples); err != nil {
+				return err
 			}
+			r.state.Consumed = used
 			m := Metrics{Iteration: it, Positions: len(samples)}
-			if err := r.learn(ctx, it, len(samples), &m); err != nil {
+			if err := r.learn(ctx, it, []shardRef{{Path: shard, Positions: len(samples)}}, samples, &m); err != nil {
 				if ctx.Err() != nil {
 					fmt.Fprintf(r.out, "interrupted: the run stays at round %d; continue with --resume %s\n", r.state.Iteration, filepath.Base(r.dir))
 					return nil
 				}
 				return err
 			}
+			markUsed(r.out, used, ".used")
 			it++
 			continue
 		}
@@ -245,9 +250,19 @@ func Learn(ctx context.Context, o LearnOptions) error {
 	}
 }
 
-// newShards lists the complete shard files of dir not yet seen, oldest
-// first (by modification time, then name).
-func newShards(dir string, seen map[string]bool) ([]string, error) {
+// markUsed renames consumed shard files with suffix, so that no later
+// round reads them again; files already renamed are skipped.
+func markUsed(out io.Writer, paths []string, suffix string) {
+	for _, p := range paths {
+		if err := os.Rename(p, p+suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+			fmt.Fprintf(out, "warning: %v\n", err)
+		}
+	}
+}
+
+// newShards lists the complete shard files of dir, oldest first (by
+// modification time, then name). Used ones carry a suffix after .shard.
+func newShards(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
@@ -263,15 +278,11 @@ func newShards(dir string, seen map[string]bool) ([]string, error) {
 		if e.IsDir() || !strings.HasSuffix(name, ".shard") || strings.HasPrefix(name, ".") {
 			continue
 		}
-		path := filepath.Join(dir, name)
-		if seen[path] {
-			continue
-		}
 		info, err := e.Info()
 		if err != nil {
 			continue
 		}
-		files = append(files, file{path, info.ModTime()})
+		files = append(files, file{filepath.Join(dir, name), info.ModTime()})
 	}
 	slices.SortFunc(files, func(a, b file) int {
 		if c := a.mod.Compare(b.mod); c != 0 {

@@ -33,7 +33,8 @@ func (r *runner) evaluate(ctx context.Context, it int) (*EvalMetrics, error) {
 		if !ok {
 			return nil, fmt.Errorf("no network %q in this run", spec.Text)
 		}
-		return NewNetPlayer(spec.Text, w, NetPlayerOptions{Visits: e.Simulations, Gumbel: r.cfg.Search.Gumbel, Workers: 1})
+		// The search self-play uses, without its noise.
+		return NewNetPlayer(spec.Text, w, NetPlayerOptions{Visits: e.Simulations, Gumbel: r.cfg.Search.Gumbel, GumbelK: r.cfg.Search.GumbelK, Workers: 1})
 	})
 	if err != nil {
 		return nil, err

@@ -24,10 +24,28 @@ type Metrics struct {
 	WhiteWins      int     `json:"white_wins"`
 	BlackWins      int     `json:"black_wins"`
 	Draws          int     `json:"draws"`
-	Adjudicated    int     `json:"adjudicated"`
-	Resigned       int     `json:"resigned"`
-	FalseResigns   int     `json:"false_resigns"`
-	NoResignGames  int     `json:"no_resign_games"`
+	// Adjudicated counts games stopped at the ply cap; AdjudicatedWins
+	// those of them scored a win by material.
+	Adjudicated     int `json:"adjudicated"`
+	AdjudicatedWins int `json:"adjudicated_wins"`
+	Resigned        int `json:"resigned"`
+	NoResignGames   int `json:"no_resign_games"`
+	// ResignThreshold is the threshold in force (0: no resignation).
+	// FalseResignRate is, among this iteration's played-out sides that would
+	// have resigned at that threshold (or, while none is in force, at the
+	// calibrated one), the fraction that did not lose; ResignChecked counts
+	// them, ResignCapped the would-be resignations in capped games, which
+	// count as neither.
+	ResignThreshold float64  `json:"resign_threshold"`
+	FalseResignRate *float64 `json:"false_resign_rate,omitempty"`
+	ResignChecked   int      `json:"resign_checked"`
+	ResignCapped    int      `json:"resign_capped"`
+
+	// Held-out metrics: the new positions scored by the network that
+	// played them, before it trains on them (see heldout).
+	HeldoutValueLoss     float64 `json:"heldout_value_loss"`
+	HeldoutValueBaseline float64 `json:"heldout_value_baseline"`
+	HeldoutPolicyKL      float64 `json:"heldout_policy_kl"`
 
 	BufferSize     int     `json:"buffer_size"`
 	TotalPositions int     `json:"total_positions"`
@@ -39,6 +57,8 @@ type Metrics struct {
 	LossValue      float64 `json:"loss_value"`
 	LossL2         float64 `json:"loss_l2"`
 	LossTotal      float64 `json:"loss_total"`
+	// SkippedShards counts unreadable replay shards skipped on resume.
+	SkippedShards int `json:"skipped_shards,omitempty"`
 
 	// Eval is present on iterations that measured strength.
 	Eval *EvalMetrics `json:"eval,omitempty"`
@@ -63,6 +83,10 @@ type MatchScore struct {
 	Score    float64    `json:"score"`
 	Elo      float64    `json:"elo"`
 	CI95     [2]float64 `json:"ci95"`
+}
+
+func (m *Metrics) setHeldout(h *heldout) {
+	m.HeldoutValueLoss, m.HeldoutValueBaseline, m.HeldoutPolicyKL = h.ValueLoss, h.Baseline, h.PolicyKL
 }
 
 // appendMetrics appends one JSON line and syncs it, so a killed run keeps

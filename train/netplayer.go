@@ -28,8 +28,10 @@ type NetPlayer struct {
 type NetPlayerOptions struct {
 	// Visits is the search budget per move when the match sets none.
 	Visits int
-	// Gumbel selects Gumbel root search (better at low visit counts).
-	Gumbel bool
+	// Gumbel selects Gumbel root search (better at low visit counts);
+	// GumbelK is how many root moves it considers (0: the search's default).
+	Gumbel  bool
+	GumbelK int
 	// Workers is the number of cores the network may use (0: all).
 	Workers int
 }
@@ -43,6 +45,9 @@ func NewNetPlayer(name string, w *model.Weights, o NetPlayerOptions) (*NetPlayer
 	cfg := mcts.DefaultPlayConfig()
 	cfg.Simulations = max(1, o.Visits)
 	cfg.Gumbel = o.Gumbel
+	if o.GumbelK > 0 {
+		cfg.GumbelK = o.GumbelK
+	}
 	cfg.BatchSize = 8
 	cfg.CacheEntries = 1 << 16
 	s, err := mcts.NewSearcher(eval, cfg)

@@ -23,7 +23,7 @@ func writePlots(dir string, history []Metrics) error {
 	if err != nil {
 		return err
 	}
-	const w, h = 12 * vg.Inch, 9 * vg.Inch
+	const w, h = 16 * vg.Inch, 9 * vg.Inch
 	png := vgimg.PngCanvas{Canvas: vgimg.New(w, h)}
 	drawPanels(draw.New(png), panels)
 	if err := saveCanvas(filepath.Join(dir, "curves.png"), png); err != nil {
@@ -59,15 +59,27 @@ type series struct {
 }
 
 func curvePanels(history []Metrics) ([][]*plot.Plot, error) {
-	var lossP, lossV, length, vsRandom, vsAB, vsPrev, elo series
-	lossP.name, lossV.name = "policy loss", "value loss"
+	var lossP, lossV, hoV, hoBase, hoKL, length, vsRandom, vsAB, vsPrev, elo, falseResign series
+	lossP.name, lossV.name = "training policy loss", "training value loss"
+	hoV.name, hoBase.name, hoKL.name = "held-out value loss", "constant guess", "held-out policy KL"
 	length.name = "mean game length (plies)"
 	vsRandom.name, vsAB.name, vsPrev.name, elo.name = "vs random", "vs alpha-beta", "vs earlier checkpoint", "Elo vs alpha-beta"
+	falseResign.name = "false resignations"
 	for _, m := range history {
 		x := float64(m.Iteration)
 		if m.Steps > 0 {
 			lossP.pts = append(lossP.pts, plotter.XY{X: x, Y: m.LossPolicy})
 			lossV.pts = append(lossV.pts, plotter.XY{X: x, Y: m.LossValue})
+		}
+		if m.HeldoutValueBaseline > 0 {
+			hoV.pts = append(hoV.pts, plotter.XY{X: x, Y: m.HeldoutValueLoss})
+			hoBase.pts = append(hoBase.pts, plotter.XY{X: x, Y: m.HeldoutValueBaseline})
+		}
+		if m.HeldoutPolicyKL > 0 {
+			hoKL.pts = append(hoKL.pts, plotter.XY{X: x, Y: m.HeldoutPolicyKL})
+		}
+		if m.FalseResignRate != nil {
+			falseResign.pts = append(falseResign.pts, plotter.XY{X: x, Y: *m.FalseResignRate})
 		}
 		length.pts = append(length.pts, plotter.XY{X: x, Y: m.MeanGameLength})
 		if e := m.Eval; e != nil {
@@ -105,24 +117,26 @@ func curvePanels(history []Metrics) ([][]*plot.Plot, error) {
 		p.Legend.Top = true
 		return p, nil
 	}
-	losses, err := mk("Training loss", "cross-entropy", lossP, lossV)
-	if err != nil {
-		return nil, err
+	var panels []*plot.Plot
+	for _, spec := range []struct {
+		title, ylabel string
+		ss            []series
+	}{
+		{"Value: held-out against training", "cross-entropy (nats)", []series{hoV, hoBase, lossV}},
+		{"Policy", "nats", []series{lossP, hoKL}},
+		{"Self-play games", "plies", []series{length}},
+		{"Strength: score of the checkpoint", "score (0–1)", []series{vsRandom, vsAB, vsPrev}},
+		{"Elo against the alpha-beta reference", "Elo", []series{elo}},
+		{"Resignation", "false-resignation rate", []series{falseResign}},
+	} {
+		p, err := mk(spec.title, spec.ylabel, spec.ss...)
+		if err != nil {
+			return nil, err
+		}
+		panels = append(panels, p)
 	}
-	games, err := mk("Self-play games", "plies", length)
-	if err != nil {
-		return nil, err
-	}
-	rating, err := mk("Elo against the alpha-beta reference", "Elo", elo)
-	if err != nil {
-		return nil, err
-	}
-	strength, err := mk("Strength: score of the checkpoint", "score (0–1)", vsRandom, vsAB, vsPrev)
-	if err != nil {
-		return nil, err
-	}
-	strength.Y.Min, strength.Y.Max = 0, 1
-	return [][]*plot.Plot{{losses, games}, {strength, rating}}, nil
+	panels[3].Y.Min, panels[3].Y.Max = 0, 1
+	return [][]*plot.Plot{panels[:3], panels[3:]}, nil
 }
 
 var palette = []color.Color{

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/schollz/progressbar/v3"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/mcts"
@@ -65,12 +65,34 @@ type runState struct {
 	TotalGames     int     `json:"total_games"`
 	TotalPositions int     `json:"total_positions"`
 	ElapsedSec     float64 `json:"elapsed_s"`
-	// Shards are the files the replay buffer was filled from, in order:
-	// the run's own buffer/ shards (relative to the run folder) or, for
-	// "learn", the shards it took from the data folder (absolute).
-	Shards []string `json:"shards"`
-	// Uses are the replay buffer's use counts (little-endian uint16s).
+	// Shards are the files the replay window was filled from, oldest
+	// first, as few as cover it: the run's own buffer/ shards (relative to
+	// the run folder) or, for "learn", the shards it took from the data
+	// folder (absolute). Older shards stay on disk but are not read on
+	// resume.
+	Shards []shardRef `json:"shards"`
+	// Uses are the replay buffer's use counts (little-endian uint16s), one
+	// per position of the window, oldest first.
 	Uses []byte `json:"uses"`
+	// Resign is the resignation calibration; ResignThreshold the threshold
+	// in force for the next iteration (0: no resignation).
+	Resign          resignCalibration `json:"resign"`
+	ResignThreshold float64           `json:"resign_threshold"`
+	// Heldout is the newest held-out measurement (nil before the first).
+	Heldout *heldout `json:"heldout,omitempty"`
+	// Metrics is the completed iteration's metrics line, kept here so that
+	// a run stopped between its checkpoint and metrics.jsonl writes the
+	// line on resume.
+	Metrics *Metrics `json:"metrics,omitempty"`
+	// Consumed are the data-folder shards ("learn") of the completed round,
+	// to be marked as used if the run stopped before it did so.
+	Consumed []string `json:"consumed,omitempty"`
+}
+
+// shardRef is one shard of the replay window and its number of positions.
+type shardRef struct {
+	Path      string `json:"path"`
+	Positions int    `json:"positions"`
 }
 
 // runner is one training run in progress.
@@ -88,6 +110,9 @@ type runner struct {
 	state    runState
 	history  []Metrics
 	started  time.Time
+	// skippedShards counts the unreadable shards of the last resume, for
+	// the next metrics line.
+	skippedShards int
 }
 
 // Run trains: self-play, optimiser steps and a checkpoint per iteration,
@@ -100,6 +125,12 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	defer r.close()
+	if err := r.finishInterrupted(ctx); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return err
+	}
 	for it := r.state.Iteration + 1; it <= r.cfg.Iterations; it++ {
 		if err := r.iteration(ctx, it); err != nil {
 			if ctx.Err() != nil {
@@ -202,9 +233,13 @@ func (r *runner) resume() error {
 	if err != nil {
 		return fmt.Errorf("resume %s: %w", r.opts.Name, err)
 	}
-	cfg, err := ParseConfig(data, filepath.Join(r.dir, configFile))
+	cfg, defaulted, err := ParseConfigDefaulted(data, filepath.Join(r.dir, configFile))
 	if err != nil {
 		return err
+	}
+	if len(defaulted) > 0 {
+		fmt.Fprintf(r.out, "note: %s lacks %s: taking the default's value (written back to the file)\n",
+			filepath.Join(r.dir, configFile), strings.Join(defaulted, ", "))
 	}
 	r.cfg = cfg
 	r.applyOverrides()
@@ -320,26 +355,49 @@ func (r *runner) setUp(ckpt *model.Checkpoint) error {
 	return err
 }
 
-// loadBuffer rebuilds the replay buffer from the shards the checkpoint
-// lists, with the saved use counts.
+// loadBuffer rebuilds the replay window from the shards the checkpoint
+// lists, newest first until they cover it, with the saved use counts. A
+// shard that cannot be read is skipped with a warning (its positions are
+// lost to the window; the use counts are then reset).
 func (r *runner) loadBuffer() error {
-	for _, name := range r.state.Shards {
-		path := name
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(r.dir, name)
-		}
-		samples, err := replay.ReadShard(path)
-		if err != nil {
-			return fmt.Errorf("resume: %w", err)
-		}
-		r.buf.Add(samples)
-	}
-	if r.buf.Total() != r.state.TotalPositions {
-		return fmt.Errorf("resume: the shards hold %d positions, the checkpoint counts %d", r.buf.Total(), r.state.TotalPositions)
-	}
 	uses := make([]uint16, len(r.state.Uses)/2)
 	for i := range uses {
 		uses[i] = binary.LittleEndian.Uint16(r.state.Uses[2*i:])
+	}
+	var parts [][]replay.Sample
+	have, skipped := 0, 0
+	for i := len(r.state.Shards) - 1; i >= 0 && have < len(uses); i-- {
+		ref := r.state.Shards[i]
+		path := ref.Path
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(r.dir, path)
+		}
+		samples, err := replay.ReadShard(path)
+		if err == nil && len(samples) != ref.Positions {
+			err = fmt.Errorf("replay shard %s holds %d positions, the checkpoint counts %d", path, len(samples), ref.Positions)
+		}
+		if err != nil {
+			fmt.Fprintf(r.out, "warning: resume: skipping a replay shard: %v\n", err)
+			skipped++
+			continue
+		}
+		parts = append(parts, samples)
+		have += len(samples)
+	}
+	window := make([]replay.Sample, 0, have)
+	for i := len(parts) - 1; i >= 0; i-- {
+		window = append(window, parts[i]...)
+	}
+	if len(window) > len(uses) {
+		window = window[len(window)-len(uses):]
+	}
+	r.buf.SetTotal(r.state.TotalPositions - len(window))
+	r.buf.Add(window)
+	r.skippedShards = skipped
+	if skipped > 0 {
+		fmt.Fprintf(r.out, "warning: resume: %d replay shard(s) skipped; the window holds %d of %d positions and its use counts start again\n",
+			skipped, len(window), len(uses))
+		return nil
 	}
 	return r.buf.SetUses(uses)
 }
@@ -400,7 +458,8 @@ func (r *runner) iteration(ctx context.Context, it int) error {
 	bar := newBar(r.opts.Progress, cfg.SelfPlay.GamesPerIteration, fmt.Sprintf("iteration %d/%d self-play", it, cfg.Iterations), "games")
 	spStart := time.Now()
 	r.searcher.ResetStats()
-	games, err := selfPlay(ctx, cfg, r.variant, r.searcher, it, cfg.SelfPlay.GamesPerIteration, func(*SelfPlayGame) {
+	threshold := r.resignThreshold(it)
+	games, err := selfPlay(ctx, cfg, r.variant, r.searcher, it, cfg.SelfPlay.GamesPerIteration, threshold, func(*SelfPlayGame) {
 		if bar != nil {
 			bar.Add(1)
 		}
@@ -422,6 +481,9 @@ func (r *runner) iteration(ctx context.Context, it int) error {
 			m.Resigned++
 		case g.Status == env.Adjudicated:
 			m.Adjudicated++
+			if g.Result != env.Draw {
+				m.AdjudicatedWins++
+			}
 		}
 		switch g.Result {
 		case env.WhiteWins:
@@ -433,9 +495,6 @@ func (r *runner) iteration(ctx context.Context, it int) error {
 		}
 		if g.NoResign {
 			m.NoResignGames++
-			if g.FalseResign {
-				m.FalseResigns++
-			}
 		}
 	}
 	m.Games, m.Positions = len(games), len(samples)
@@ -443,6 +502,7 @@ func (r *runner) iteration(ctx context.Context, it int) error {
 	m.GamesPerHour = float64(len(games)) / spTime * 3600
 	m.PositionsPerS = float64(plies) / spTime
 	m.SimsPerS = float64(r.searcher.Stats().Playouts) / spTime
+	r.calibrateResignation(games, threshold, &m)
 	shard := filepath.Join(bufferDir, fmt.Sprintf(shardPattern, it))
 	if err := replay.WriteShard(filepath.Join(r.dir, shard), samples); err != nil {
 		return err
@@ -450,18 +510,63 @@ func (r *runner) iteration(ctx context.Context, it int) error {
 	if err := r.writeGames(it, games); err != nil {
 		return err
 	}
-	r.buf.Add(samples)
-	r.state.Shards = append(r.state.Shards, shard)
 	r.state.TotalGames += len(games)
-	return r.learn(ctx, it, len(samples), &m)
+	return r.learn(ctx, it, []shardRef{{Path: shard, Positions: len(samples)}}, samples, &m)
 }
 
-// learn finishes an iteration whose new samples are in the buffer:
-// optimiser steps, the checkpoint, the strength matches every few
-// iterations, the metrics and the plots.
-func (r *runner) learn(ctx context.Context, it, newSamples int, m *Metrics) error {
-	cfg := r.cfg
-	if err := r.trainSteps(ctx, it, newSamples, m); err != nil {
+// resignThreshold is the resignation threshold in force for iteration it:
+// the calibrated one, once the iteration and the value head allow it.
+func (r *runner) resignThreshold(it int) float64 {
+	sp := &r.cfg.SelfPlay
+	h := r.state.Heldout
+	if sp.ResignFalseRate == 0 || it < sp.ResignFrom || h == nil || h.ValueLoss > h.Baseline-heldoutResignMargin {
+		return 0
+	}
+	return r.state.ResignThreshold
+}
+
+// calibrateResignation adds the iteration's played-out games to the
+// calibration, reports how the threshold in force (else the calibrated
+// one) did on them, and calibrates the threshold for the next iteration.
+func (r *runner) calibrateResignation(games []*SelfPlayGame, inForce float64, m *Metrics) {
+	sp := &r.cfg.SelfPlay
+	if sp.ResignFalseRate == 0 {
+		return
+	}
+	var fresh resignCalibration
+	fresh.add(games)
+	check := inForce
+	if check == 0 {
+		check = r.state.ResignThreshold
+	}
+	if check > 0 {
+		c := checkThreshold(fresh.Records, check)
+		m.ResignChecked, m.ResignCapped = c.Cases, c.Capped
+		if c.Cases > 0 {
+			rate := c.Rate()
+			m.FalseResignRate = &rate
+		}
+	}
+	m.ResignThreshold = inForce
+	r.state.Resign.add(games)
+	r.state.ResignThreshold = r.state.Resign.threshold(sp.ResignFalseRate)
+}
+
+// learn finishes an iteration whose new samples come from shards: the
+// held-out measurement, optimiser steps, the checkpoint, the strength
+// matches every few iterations, the metrics and the plots.
+func (r *runner) learn(ctx context.Context, it int, shards []shardRef, samples []replay.Sample, m *Metrics) error {
+	// Score the new positions before learning from them: the only honest
+	// measure of what the network has learnt.
+	h, err := measureHeldout(ctx, r.eval, r.variant, samples)
+	if err != nil {
+		return fmt.Errorf("held-out measurement: %w", err)
+	}
+	m.setHeldout(&h)
+	r.state.Heldout = &h
+	r.buf.Add(samples)
+	r.state.Shards = append(r.state.Shards, shards...)
+	if err := r.trainSteps(ctx, it, len(samples), m); err != nil {
 		return err
 	}
 	if err := r.eval.SetWeights(r.trainer.Weights()); err != nil {
@@ -471,37 +576,59 @@ func (r *runner) learn(ctx context.Context, it, newSamples int, m *Metrics) erro
 
 	// Checkpoint: from here on the iteration is done.
 	r.state.Iteration = it
-	r.state.TotalPositions += newSamples
+	r.state.TotalPositions += len(samples)
 	r.state.ElapsedSec = r.elapsed()
 	r.started = time.Now()
+	m.SkippedShards, r.skippedShards = r.skippedShards, 0
+	m.BufferSize, m.TotalPositions = r.buf.Len(), r.state.TotalPositions
+	m.ElapsedSec = r.state.ElapsedSec
+	m.Time = time.Now().UTC().Format(time.RFC3339)
+	r.state.Metrics = m
 	if err := r.saveCheckpoint(); err != nil {
 		return err
 	}
 	r.pruneCheckpoints()
+	return r.finishIteration(ctx, *m)
+}
 
-	if e := cfg.Evaluate.Every; e > 0 && it%e == 0 {
-		ev, err := r.evaluate(ctx, it)
+// finishIteration runs a checkpointed iteration's strength matches (if
+// due), then writes its metrics line and plots. A run stopped before the
+// line was written does this on resume, so that metrics.jsonl has no gaps.
+func (r *runner) finishIteration(ctx context.Context, m Metrics) error {
+	if e := r.cfg.Evaluate.Every; e > 0 && m.Iteration%e == 0 && m.Eval == nil {
+		ev, err := r.evaluate(ctx, m.Iteration)
 		if err != nil {
 			if ctx.Err() != nil {
 				return err
 			}
-			fmt.Fprintf(r.out, "warning: strength matches of iteration %d failed: %v\n", it, err)
+			fmt.Fprintf(r.out, "warning: strength matches of iteration %d failed: %v\n", m.Iteration, err)
 		} else {
 			m.Eval = ev
 		}
 	}
-	m.BufferSize, m.TotalPositions = r.buf.Len(), r.state.TotalPositions
-	m.ElapsedSec = r.elapsed()
-	m.Time = time.Now().UTC().Format(time.RFC3339)
-	if err := appendMetrics(filepath.Join(r.dir, metricsFile), m); err != nil {
+	if err := appendMetrics(filepath.Join(r.dir, metricsFile), &m); err != nil {
 		return err
 	}
-	r.history = append(r.history, *m)
+	r.history = append(r.history, m)
 	if err := writePlots(r.dir, r.history); err != nil {
 		fmt.Fprintf(r.out, "warning: plotting: %v\n", err)
 	}
-	fmt.Fprintln(r.out, summaryLine(m))
+	fmt.Fprintln(r.out, summaryLine(&m))
 	return nil
+}
+
+// finishInterrupted completes the newest checkpoint's iteration if the run
+// stopped before its metrics line (and strength matches) were written.
+func (r *runner) finishInterrupted(ctx context.Context) error {
+	m := r.state.Metrics
+	if m == nil || m.Iteration != r.state.Iteration {
+		return nil
+	}
+	if n := len(r.history); n > 0 && r.history[n-1].Iteration >= m.Iteration {
+		return nil
+	}
+	fmt.Fprintf(r.out, "completing iteration %d: its metrics line was not written before the run stopped\n", m.Iteration)
+	return r.finishIteration(ctx, *m)
 }
 
 func (r *runner) trainSteps(ctx context.Context, it, newPositions int, m *Metrics) error {
@@ -561,6 +688,14 @@ func (r *runner) saveCheckpoint() error {
 	for i, u := range uses {
 		binary.LittleEndian.PutUint16(r.state.Uses[2*i:], u)
 	}
+	// List only the shards the window still draws from, so that resuming
+	// costs what the window holds, not what the run ever produced.
+	covered, first := 0, len(r.state.Shards)
+	for first > 0 && covered < len(uses) {
+		first--
+		covered += r.state.Shards[first].Positions
+	}
+	r.state.Shards = append([]shardRef(nil), r.state.Shards[first:]...)
 	extra, err := json.Marshal(&r.state)
 	if err != nil {
 		return err
@@ -601,6 +736,15 @@ func summaryLine(m *Metrics) string {
 		fmt.Fprintf(&sb, " | %d steps, loss p %.3f v %.3f l2 %.4f", m.Steps, m.LossPolicy, m.LossValue, m.LossL2)
 	} else {
 		sb.WriteString(" | no training yet")
+	}
+	if m.HeldoutValueBaseline > 0 {
+		fmt.Fprintf(&sb, " | held-out v %.3f (const %.3f) kl %.2f", m.HeldoutValueLoss, m.HeldoutValueBaseline, m.HeldoutPolicyKL)
+	}
+	if m.ResignThreshold > 0 {
+		fmt.Fprintf(&sb, " | resign < -%.2f", m.ResignThreshold)
+	}
+	if m.FalseResignRate != nil {
+		fmt.Fprintf(&sb, " (false %.0f%% of %d)", 100**m.FalseResignRate, m.ResignChecked)
 	}
 	fmt.Fprintf(&sb, " | buffer %d", m.BufferSize)
 	if e := m.Eval; e != nil {

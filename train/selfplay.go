@@ -17,16 +17,22 @@ type SelfPlayGame struct {
 	Status  env.Status      // how it ended (Ongoing for a resignation)
 	Result  env.Result
 	// Resigned is set when the loser resigned; NoResign when resignation
-	// was switched off for this game to calibrate the threshold, and
-	// FalseResign when in such a game a side that would have resigned did
-	// not lose.
-	Resigned, NoResign, FalseResign bool
+	// was off for this game (to calibrate the threshold, or because it was
+	// not in force).
+	Resigned, NoResign bool
+	// MinValue is, per colour, the lowest resignation value (the larger of
+	// the root's value and the most visited move's value, that colour's
+	// view) over its full searches; 1 when it made none.
+	MinValue [2]float32
 }
 
 // Termination describes how the game ended, for PGN and summaries.
 func (g *SelfPlayGame) Termination() string {
-	if g.Resigned {
+	switch {
+	case g.Resigned:
 		return "resignation"
+	case g.Status == env.Adjudicated && g.Result != env.Draw:
+		return "adjudicated by material"
 	}
 	return g.Status.String()
 }
@@ -51,6 +57,7 @@ func (c *Config) MCTSConfig() mcts.Config {
 	m.Temperature = sp.Temperature
 	m.TemperaturePlies = sp.TemperaturePlies
 	m.PlyCap = sp.PlyCap
+	m.CapMaterialMargin = sp.CapMaterialMargin
 	m.BatchSize = sp.BatchSize
 	m.Workers = 1 // deterministic; the network uses the cores
 	return m
@@ -71,17 +78,18 @@ func seedFor(runSeed uint64, iteration int, purpose string, index int) uint64 {
 }
 
 // selfPlay plays games with the searcher, up to SelfPlay.ParallelGames at
-// once with their leaves batched together. done is called after each game.
-func selfPlay(ctx context.Context, cfg *Config, variant env.Variant, s *mcts.Searcher, iteration, games int, done func(*SelfPlayGame)) ([]*SelfPlayGame, error) {
+// once with their leaves batched together. A side resigns when, after a
+// full search, both the root's value and its most visited move's value are
+// below -resignThreshold (0: never), except in the NoResignFraction of
+// games kept to check the threshold. done is called after each game.
+func selfPlay(ctx context.Context, cfg *Config, variant env.Variant, s *mcts.Searcher, iteration, games int, resignThreshold float64, done func(*SelfPlayGame)) ([]*SelfPlayGame, error) {
 	sp := &cfg.SelfPlay
 	resignRNG := rand.New(rand.NewPCG(seedFor(cfg.Seed, iteration, "resign", 0), 1))
 	type slot struct {
 		tree *mcts.Tree
 		game *SelfPlayGame
-		// sides[i] is the side to move at Samples[i]; belowThreshold marks a
-		// side whose value fell below the resignation threshold.
-		sides          []env.Colour
-		belowThreshold [2]bool
+		// sides[i] is the side to move at Samples[i].
+		sides []env.Colour
 	}
 	out := make([]*SelfPlayGame, 0, games)
 	next := 0
@@ -100,10 +108,11 @@ func selfPlay(ctx context.Context, cfg *Config, variant env.Variant, s *mcts.Sea
 			}
 			sl.tree.Reseed(seed)
 		}
-		noResign := sp.ResignThreshold == 0 || iteration < sp.ResignFrom
-		sl.game = &SelfPlayGame{NoResign: resignRNG.Float64() < sp.NoResignFraction || noResign}
+		// Draw for every game, so that the games' seeds and choices do not
+		// depend on whether resignation is in force.
+		kept := resignRNG.Float64() < sp.NoResignFraction
+		sl.game = &SelfPlayGame{NoResign: kept || resignThreshold <= 0, MinValue: [2]float32{1, 1}}
 		sl.sides = sl.sides[:0]
-		sl.belowThreshold = [2]bool{}
 		next++
 		return nil
 	}
@@ -132,14 +141,14 @@ func selfPlay(ctx context.Context, cfg *Config, variant env.Variant, s *mcts.Sea
 			root := sl.tree.Position() // a copy: take it once per move
 			side := root.SideToMove()
 			if res.UseForTraining {
-				g.Samples = append(g.Samples, replay.Sample{Position: root.Snapshot(), Policy: replay.SparsePolicy(res.Visits), RootValue: res.RootValue})
+				g.Samples = append(g.Samples, replay.Sample{Position: root.Snapshot(), Policy: replay.SparsePolicy(res.Visits),
+					RootValue: res.RootValue, Proven: res.Proven})
 				sl.sides = append(sl.sides, side)
 			}
 			over := false
-			if sp.ResignThreshold > 0 && float64(res.RootValue) < -sp.ResignThreshold {
-				if g.NoResign {
-					sl.belowThreshold[side] = true
-				} else {
+			if v, full := resignValue(res); full {
+				g.MinValue[side] = min(g.MinValue[side], v)
+				if !g.NoResign && float64(v) < -resignThreshold {
 					g.Resigned, g.Status = true, env.Ongoing
 					g.Result = env.WhiteWins
 					if side == env.White {
@@ -155,7 +164,11 @@ func selfPlay(ctx context.Context, cfg *Config, variant env.Variant, s *mcts.Sea
 				}
 				if st := sl.tree.Status(); st.IsOver() {
 					g.Status = st
-					g.Result = sl.tree.Position().Outcome(st)
+					pos := sl.tree.Position()
+					g.Result = pos.Outcome(st)
+					if st == env.Adjudicated {
+						g.Result = pos.CapResult(sp.CapMaterialMargin)
+					}
 					over = true
 				}
 			}
@@ -163,7 +176,7 @@ func selfPlay(ctx context.Context, cfg *Config, variant env.Variant, s *mcts.Sea
 				kept = append(kept, sl)
 				continue
 			}
-			finishGame(g, sl.sides, sl.belowThreshold)
+			finishGame(g, sl.sides, sp.CapDrawValue)
 			out = append(out, g)
 			if done != nil {
 				done(g)
@@ -183,17 +196,35 @@ func selfPlay(ctx context.Context, cfg *Config, variant env.Variant, s *mcts.Sea
 	return out, nil
 }
 
-// finishGame labels every sample with the result from its side's view and
-// records whether a resignation would have been wrong.
-func finishGame(g *SelfPlayGame, sides []env.Colour, below [2]bool) {
+// finishGame labels every sample with the result from its side's view. The
+// positions of a game stopped at the ply cap and scored a draw get no value
+// target unless capDrawValue is set: nobody won, but nobody was shown to
+// hold the draw either.
+func finishGame(g *SelfPlayGame, sides []env.Colour, capDrawValue bool) {
+	noValue := g.Status == env.Adjudicated && g.Result == env.Draw && !capDrawValue
 	for i := range g.Samples {
 		g.Samples[i].Result = resultFor(g.Result, sides[i])
+		g.Samples[i].NoValue = noValue
 	}
-	for c := env.White; c <= env.Black; c++ {
-		if below[c] && resultFor(g.Result, c) >= 0 {
-			g.FalseResign = true
+}
+
+// resignValue is what resignation looks at after a search: the larger of
+// the root's value and the value of its most visited move (ties: the
+// better value), so that neither an average dragged down by moves the
+// search only tried nor one unlucky reading makes a side resign. full is
+// false for the small searches of playout-cap randomisation, whose values
+// are too rough to resign on.
+func resignValue(res *mcts.Result) (v float32, full bool) {
+	if !res.UseForTraining {
+		return 0, false
+	}
+	best, bestN := float32(-1), -1
+	for _, c := range res.Children {
+		if c.Visits > bestN || (c.Visits == bestN && c.Q > best) {
+			best, bestN = c.Q, c.Visits
 		}
 	}
+	return max(res.RootValue, best), true
 }
 
 // resultFor scores a result for one side: +1 won, 0 drawn, -1 lost.

@@ -104,10 +104,10 @@ func NewBatch(n int) *Batch {
 
 // Fill encodes the samples into the batch, each under a random symmetry
 // (policy indices are fixed by both, see env.Symmetry.PolicyIndex). The
-// value target is the game's result blended with weight qWeight with the
-// search's root value (as win/draw/loss: W = max(q, 0), L = max(−q, 0),
-// D = 1 − |q|): early game results are mostly noise, the search's value
-// less so.
+// value target (Sample.WDL) is blended with weight qWeight with the
+// search's root value q, as win/draw/loss W = max(q, 0), L = max(−q, 0),
+// D = 1 − |q| (a game's result is one noisy outcome, the search's value an
+// average), unless the target is exact (a proven root) or absent.
 func (bt *Batch) Fill(samples []*Sample, rng *rand.Rand, qWeight float32) {
 	clear(bt.Policy)
 	for i, s := range samples[:bt.N] {
@@ -119,7 +119,7 @@ func (bt *Batch) Fill(samples []*Sample, rng *rand.Rand, qWeight float32) {
 			pol[y.PolicyIndex(int(e.Index))] = e.Prob
 		}
 		w := s.WDL()
-		if qWeight > 0 {
+		if qWeight > 0 && !s.NoValue && !s.Proven {
 			q := max(-1, min(1, s.RootValue))
 			qw := [3]float32{max(q, 0), 1 - max(q, -q), max(-q, 0)}
 			for j := range w {

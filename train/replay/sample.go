@@ -20,7 +20,20 @@ type Sample struct {
 	Result int8
 	// RootValue is the search's value (win minus loss) for the side to move.
 	RootValue float32
+	// Proven is set when RootValue is exact (the search proved the root):
+	// it is then the value target, whatever the game's result.
+	Proven bool
+	// NoValue is set when the position has no value target: its game was
+	// stopped at the ply cap without a clear material lead, so its result
+	// says nothing reliable about the position.
+	NoValue bool
 }
+
+// Flags of a sample's binary form.
+const (
+	flagProven  = 1 << 0
+	flagNoValue = 1 << 1
+)
 
 // PolicyEntry is one move's share of the policy target.
 type PolicyEntry struct {
@@ -39,9 +52,21 @@ func SparsePolicy(dense []float32) []PolicyEntry {
 	return out
 }
 
-// WDL returns the result as a win/draw/loss target.
+// WDL returns the value target as win/draw/loss: the game's result, or
+// the exact value of a proven root. A sample without a value target gives
+// all zeros, which a cross-entropy loss ignores.
 func (s *Sample) WDL() [3]float32 {
 	switch {
+	case s.Proven:
+		switch {
+		case s.RootValue > 0.5:
+			return [3]float32{1, 0, 0}
+		case s.RootValue < -0.5:
+			return [3]float32{0, 0, 1}
+		}
+		return [3]float32{0, 1, 0}
+	case s.NoValue:
+		return [3]float32{}
 	case s.Result > 0:
 		return [3]float32{1, 0, 0}
 	case s.Result < 0:
@@ -53,6 +78,14 @@ func (s *Sample) WDL() [3]float32 {
 func (s *Sample) appendBinary(b []byte) []byte {
 	b = s.Position.AppendBinary(b)
 	b = append(b, byte(s.Result))
+	var flags byte
+	if s.Proven {
+		flags |= flagProven
+	}
+	if s.NoValue {
+		flags |= flagNoValue
+	}
+	b = append(b, flags)
 	b = binary.LittleEndian.AppendUint32(b, math.Float32bits(s.RootValue))
 	b = binary.LittleEndian.AppendUint16(b, uint16(len(s.Policy)))
 	for _, e := range s.Policy {
@@ -67,7 +100,7 @@ var errShortRecord = errors.New("record cut short")
 // decodeSample reads one sample and returns the bytes it used.
 func decodeSample(b []byte) (Sample, int, error) {
 	var s Sample
-	const fixed = env.SnapshotSize + 1 + 4 + 2
+	const fixed = env.SnapshotSize + 1 + 1 + 4 + 2
 	if len(b) < fixed {
 		return s, 0, errShortRecord
 	}
@@ -81,9 +114,17 @@ func decodeSample(b []byte) (Sample, int, error) {
 	if s.Result < -1 || s.Result > 1 {
 		return s, 0, fmt.Errorf("result %d out of range", s.Result)
 	}
-	s.RootValue = math.Float32frombits(binary.LittleEndian.Uint32(b[1:]))
-	n := int(binary.LittleEndian.Uint16(b[5:]))
-	b = b[7:]
+	flags := b[1]
+	if flags&^(flagProven|flagNoValue) != 0 {
+		return s, 0, fmt.Errorf("unknown flags %#x", flags)
+	}
+	s.Proven, s.NoValue = flags&flagProven != 0, flags&flagNoValue != 0
+	s.RootValue = math.Float32frombits(binary.LittleEndian.Uint32(b[2:]))
+	if !(s.RootValue >= -1 && s.RootValue <= 1) {
+		return s, 0, fmt.Errorf("root value %v out of range", s.RootValue)
+	}
+	n := int(binary.LittleEndian.Uint16(b[6:]))
+	b = b[8:]
 	if n > env.PolicySize || len(b) < 6*n {
 		return s, 0, errShortRecord
 	}

@@ -14,7 +14,7 @@ import (
 // count (uint32), the samples, and a CRC-32C of everything before it.
 const (
 	shardMagic   = "AZRB"
-	shardVersion = 1
+	shardVersion = 2
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
