@@ -51,16 +51,26 @@ const (
 )
 
 // Attack tables, filled once at package initialisation and read-only after.
+// Filling them costs a fraction of a millisecond (BenchmarkFillAttackTables):
+// the magic numbers are fixed constants (magic.go), so nothing is searched
+// for at start-up, and every process — a one-line perft, an engine a GUI
+// launches — starts at once.
 var (
 	knightAttacks [64]uint64
 	kingAttacks   [64]uint64
 	pawnAttacks   [2][64]uint64
 	between       [64][64]uint64 // squares strictly between two aligned squares
-	line          [64][64]uint64 // the whole line through two aligned squares
 	rookMagics    [64]magic
 	bishopMagics  [64]magic
-	rookTable     []uint64
-	bishopTable   []uint64
+	rookTable     [rookTableSize]uint64
+	bishopTable   [bishopTableSize]uint64
+)
+
+// Every square's magic has 64 − n bits of shift for a mask of n squares, so
+// a slider's table holds 2^n entries per square: these are the sums.
+const (
+	rookTableSize   = 102400
+	bishopTableSize = 5248
 )
 
 type magic struct {
@@ -88,112 +98,109 @@ func queenAttacks(s Square, occ uint64) uint64 {
 	return rookAttacks(s, occ) | bishopAttacks(s, occ)
 }
 
+// A direction is a step of (file, rank).
 var (
 	rookDirs   = [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}}
 	bishopDirs = [4][2]int{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}
 )
 
-// slidingAttacks computes slider attacks the slow way; it seeds the magic
-// tables and serves as their reference in tests.
-func slidingAttacks(s Square, occ uint64, dirs [4][2]int) uint64 {
-	var a uint64
-	for _, d := range dirs {
-		f, r := s.File()+d[0], s.Rank()+d[1]
-		for f >= 0 && f < 8 && r >= 0 && r < 8 {
-			sq := SquareAt(f, r)
-			a |= bit(sq)
-			if occ&bit(sq) != 0 {
-				break
+// rays holds, per direction and square, the squares a slider reaches from
+// the square on an empty board, the edge included.
+type rays [4][64]uint64
+
+func raysOf(dirs [4][2]int) *rays {
+	var r rays
+	for d, dir := range dirs {
+		for s := Square(0); s < 64; s++ {
+			for f, rk := s.File()+dir[0], s.Rank()+dir[1]; f >= 0 && f < 8 && rk >= 0 && rk < 8; f, rk = f+dir[0], rk+dir[1] {
+				r[d][s] |= bit(SquareAt(f, rk))
 			}
-			f += d[0]
-			r += d[1]
 		}
 	}
-	return a
+	return &r
 }
 
-// relevantMask is the set of squares whose occupancy changes a slider's
-// attacks from s: its rays without their last square.
-func relevantMask(s Square, dirs [4][2]int) uint64 {
-	var m uint64
-	for _, d := range dirs {
-		f, r := s.File()+d[0], s.Rank()+d[1]
-		for {
-			nf, nr := f+d[0], r+d[1]
-			if nf < 0 || nf > 7 || nr < 0 || nr > 7 {
-				break
-			}
-			m |= bit(SquareAt(f, r))
-			f, r = nf, nr
-		}
+// ascending reports whether direction dir climbs the square numbering, so
+// that the square nearest s on a ray is its lowest bit.
+func ascending(dir [2]int) bool { return dir[0]+8*dir[1] > 0 }
+
+// relevant is ray d (direction dir) from s without its edge square: the squares whose
+// occupancy decides how far the ray reaches.
+func (r *rays) relevant(dir [2]int, d int, s Square) uint64 {
+	ray := r[d][s]
+	if ray == 0 {
+		return 0
 	}
-	return m
+	if ascending(dir) {
+		return ray &^ bit(Square(63-bits.LeadingZeros64(ray)))
+	}
+	return ray &^ bit(Square(bits.TrailingZeros64(ray)))
 }
 
-// splitmix64 is the deterministic generator behind magic numbers and
-// Zobrist keys: the same tables on every run and every machine.
-type splitmix64 uint64
-
-func (x *splitmix64) next() uint64 {
-	*x += 0x9e3779b97f4a7c15
-	z := uint64(*x)
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
+// reach is ray d from s up to and including its first square in occ.
+func (r *rays) reach(dir [2]int, d int, s Square, occ uint64) uint64 {
+	ray := r[d][s]
+	blockers := ray & occ
+	if blockers == 0 {
+		return ray
+	}
+	if ascending(dir) {
+		return ray ^ r[d][bits.TrailingZeros64(blockers)]
+	}
+	return ray ^ r[d][63-bits.LeadingZeros64(blockers)]
 }
 
-func initMagics(magics *[64]magic, dirs [4][2]int, rng *splitmix64) []uint64 {
-	var table []uint64
-	var occs, atts [4096]uint64
-	var epoch [4096]uint32
-	var used [4096]uint64
-	cur := uint32(0)
+// rayPart is one occupancy of one ray's relevant squares, as the magic
+// product it adds to the index and the attacks it contributes.
+type rayPart struct{ product, attacks uint64 }
+
+// fillMagics sets each square's magic from its fixed number and writes the
+// attacks for every occupancy of its mask into table. The rays' occupancies
+// are independent, and their bits disjoint, so an index is the sum of one
+// product per ray and an entry the union of one attack set per ray: four
+// nested loops over at most 2^6 parts each fill the table with an add, a
+// shift and a store per slot, cheap enough for package initialisation.
+func fillMagics(magics *[64]magic, numbers *[64]uint64, table []uint64, dirs [4][2]int) {
+	r := raysOf(dirs)
+	var parts [4][]rayPart
+	for d := range parts {
+		parts[d] = make([]rayPart, 0, 64)
+	}
+	offset := 0
 	for s := Square(0); s < 64; s++ {
-		mask := relevantMask(s, dirs)
-		n := bits.OnesCount64(mask)
-		size := 1 << n
-		// Enumerate every subset of the mask (carry-rippler).
-		var sub uint64
-		for i := 0; i < size; i++ {
-			occs[i] = sub
-			atts[i] = slidingAttacks(s, sub, dirs)
-			sub = (sub - mask) & mask
-		}
-		m := &magics[s]
-		m.mask = mask
-		m.shift = uint8(64 - n)
-		m.offset = uint32(len(table))
-		for {
-			num := rng.next() & rng.next() & rng.next()
-			if bits.OnesCount64((mask*num)>>56) < 6 {
-				continue
-			}
-			cur++
-			ok := true
-			for i := 0; i < size; i++ {
-				idx := ((occs[i] & mask) * num) >> m.shift
-				if epoch[idx] != cur {
-					epoch[idx] = cur
-					used[idx] = atts[i]
-				} else if used[idx] != atts[i] {
-					ok = false
+		num := numbers[s]
+		var mask uint64
+		for d, dir := range dirs {
+			rel := r.relevant(dir, d, s)
+			mask |= rel
+			parts[d] = parts[d][:0]
+			// Enumerate every subset of rel (carry-rippler).
+			for sub := uint64(0); ; {
+				parts[d] = append(parts[d], rayPart{sub * num, r.reach(dir, d, s, sub)})
+				if sub = (sub - rel) & rel; sub == 0 {
 					break
 				}
 			}
-			if ok {
-				m.number = num
-				break
+		}
+		n := bits.OnesCount64(mask)
+		shift := uint8(64 - n)
+		magics[s] = magic{mask: mask, number: num, shift: shift, offset: uint32(offset)}
+		slots := table[offset : offset+1<<n]
+		for _, p0 := range parts[0] {
+			for _, p1 := range parts[1] {
+				for _, p2 := range parts[2] {
+					prod, att := p0.product+p1.product+p2.product, p0.attacks|p1.attacks|p2.attacks
+					for _, p3 := range parts[3] {
+						slots[(prod+p3.product)>>shift] = att | p3.attacks
+					}
+				}
 			}
 		}
-		table = append(table, make([]uint64, size)...)
-		for i := 0; i < size; i++ {
-			table[m.index(occs[i])] = atts[i]
-		}
+		offset += 1 << n
 	}
-	return table
 }
 
-func init() {
+func fillAttackTables() {
 	for s := Square(0); s < 64; s++ {
 		f, r := s.File(), s.Rank()
 		for _, d := range [8][2]int{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}} {
@@ -219,19 +226,22 @@ func init() {
 			}
 		}
 	}
-	rng := splitmix64(0x416c696365) // "Alice"
-	rookTable = initMagics(&rookMagics, rookDirs, &rng)
-	bishopTable = initMagics(&bishopMagics, bishopDirs, &rng)
-	for a := Square(0); a < 64; a++ {
-		for _, dirs := range [2][4][2]int{rookDirs, bishopDirs} {
-			ray := slidingAttacks(a, 0, dirs)
-			for b := Square(0); b < 64; b++ {
-				if ray&bit(b) == 0 {
-					continue
+	fillMagics(&rookMagics, &rookMagicNumbers, rookTable[:], rookDirs)
+	fillMagics(&bishopMagics, &bishopMagicNumbers, bishopTable[:], bishopDirs)
+	// Between a and b on a common ray: a's ray up to b, less b.
+	for _, dirs := range [2][4][2]int{rookDirs, bishopDirs} {
+		r := raysOf(dirs)
+		for d := range dirs {
+			for a := Square(0); a < 64; a++ {
+				for ray := r[d][a]; ray != 0; {
+					b := popLSB(&ray)
+					between[a][b] = r[d][a] &^ r[d][b] &^ bit(b)
 				}
-				between[a][b] = slidingAttacks(a, bit(b), dirs) & slidingAttacks(b, bit(a), dirs)
-				line[a][b] = (ray & slidingAttacks(b, 0, dirs)) | bit(a) | bit(b)
 			}
 		}
 	}
 }
+
+// The policy map (policy.go) is built from these tables in a later init,
+// so they are filled in init, not on first use.
+func init() { fillAttackTables() }

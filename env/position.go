@@ -128,6 +128,18 @@ func (p *Position) CopyFrom(q *Position) {
 	p.history = append(p.history[:0], q.history...)
 }
 
+// splitmix64 is the deterministic generator behind the Zobrist keys: the
+// same keys on every run and every machine.
+type splitmix64 uint64
+
+func (x *splitmix64) next() uint64 {
+	*x += 0x9e3779b97f4a7c15
+	z := uint64(*x)
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
 // Zobrist keys, fixed at initialisation.
 var (
 	zobristPiece    [12][2][64]uint64
