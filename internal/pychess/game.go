@@ -1,0 +1,373 @@
+package pychess
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sourcegraph/conc"
+
+	"github.com/alicezero/alicezero/env"
+)
+
+// game is one game being played: a reader goroutine follows the game
+// stream (reconnecting when it drops) and keeps the newest state; the
+// player, on the game's own goroutine, moves whenever that state says it
+// is the bot's turn.
+type game struct {
+	b   *Bot
+	id  string
+	me  string
+	tc  TimeControl // from the challenge; zero for a game resumed after a restart
+	log *slog.Logger
+
+	wake chan struct{} // has a value when the state changed
+
+	mu        sync.Mutex
+	full      *GameFull // the newest gameFull; nil before the first
+	state     GameState
+	haveState bool
+	stateAt   time.Time // when state arrived: the clock reading's time
+	changes   int       // how often the move list has changed
+	ended     bool      // gameEnd arrived
+}
+
+func newGame(b *Bot, id, me string, tc TimeControl) *game {
+	return &game{b: b, id: id, me: me, tc: tc, log: b.log.With("game", id), wake: make(chan struct{}, 1)}
+}
+
+// snapshot is a copy of the game's state for the player.
+type snapshot struct {
+	full      *GameFull
+	state     GameState
+	haveState bool
+	at        time.Time
+	changes   int
+	ended     bool
+}
+
+func (g *game) snapshot() snapshot {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return snapshot{full: g.full, state: g.state, haveState: g.haveState, at: g.stateAt, changes: g.changes, ended: g.ended}
+}
+
+func (g *game) signal() {
+	select {
+	case g.wake <- struct{}{}:
+	default:
+	}
+}
+
+// play plays the game until it ends, the server refuses its stream, or
+// ctx ends; a game that ended is written as PGN.
+func (g *game) play(ctx context.Context) {
+	g.log.Info("pychess: game started")
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	var reader conc.WaitGroup
+	reader.Go(func() { g.read(ctx, stop) })
+	st, aborted := g.playMoves(ctx)
+	stop()
+	reader.Wait()
+
+	snap := g.snapshot()
+	switch {
+	case st == nil:
+		g.log.Info("pychess: left the game")
+	case snap.ended || aborted:
+		g.finish(st, snap.state, aborted)
+	default:
+		g.log.Info("pychess: stopped following the game", "moves", len(snap.state.MoveList()))
+	}
+}
+
+// read follows the game stream until gameEnd, a refusal, or ctx ends, and
+// then calls stop.
+func (g *game) read(ctx context.Context, stop context.CancelFunc) {
+	defer stop()
+	attempt := 0
+	for {
+		err := g.b.client.StreamGame(ctx, g.id, func(ev GameEvent) bool {
+			attempt = 0 // the stream works
+			return g.apply(ev)
+		})
+		g.mu.Lock()
+		ended := g.ended
+		g.mu.Unlock()
+		if ended || ctx.Err() != nil {
+			return
+		}
+		if err != nil && !isTransient(err) {
+			g.log.Error("pychess: the server refused the game stream", "err", err)
+			return
+		}
+		d := g.b.cfg.Backoff.Delay(attempt)
+		attempt++
+		g.log.Warn("pychess: game stream dropped; reconnecting", "err", errString(err), "in", d.Round(time.Millisecond))
+		if sleep(ctx, d) != nil {
+			return
+		}
+	}
+}
+
+// apply records one game event; false stops reading (the game is over).
+func (g *game) apply(ev GameEvent) bool {
+	g.mu.Lock()
+	switch ev.Type {
+	case GameEventFull:
+		g.full = ev.Full
+		g.setState(ev.Full.State)
+	case GameEventState:
+		g.setState(*ev.State)
+	case GameEventEnd:
+		g.ended = true
+	case GameEventChat:
+		g.log.Info("pychess: chat", "from", ev.Chat.Username, "room", ev.Chat.Room, "text", ev.Chat.Text)
+	case EventPing:
+	default:
+		g.log.Debug("pychess: ignoring game event", "type", ev.Type)
+	}
+	ended := g.ended
+	g.mu.Unlock()
+	g.signal()
+	return !ended
+}
+
+// setState records a new state; g.mu is held.
+func (g *game) setState(st GameState) {
+	if !g.haveState || strings.Join(st.MoveList(), " ") != strings.Join(g.state.MoveList(), " ") {
+		g.changes++
+	}
+	g.state, g.haveState, g.stateAt = st, true, time.Now()
+}
+
+// setup is what the bot learns from the first gameFull.
+type setup struct {
+	variant      env.Variant
+	startFEN     string
+	colour       env.Colour
+	white, black string
+	created      time.Time
+}
+
+func (g *game) newSetup(f *GameFull) (*setup, error) {
+	v, ok := variants[f.Variant.Name]
+	if !ok {
+		return nil, fmt.Errorf("variant %q is not one the bot plays", f.Variant.Name)
+	}
+	s := &setup{variant: v, white: f.White.Name, black: f.Black.Name, created: time.Unix(f.CreatedAt, 0).UTC()}
+	switch {
+	case strings.EqualFold(f.White.Name, g.me):
+		s.colour = env.White
+	case strings.EqualFold(f.Black.Name, g.me):
+		s.colour = env.Black
+	default:
+		return nil, fmt.Errorf("%s plays neither side (%s v %s)", g.me, f.White.Name, f.Black.Name)
+	}
+	p, err := env.ParseFEN(f.StartFEN(), v)
+	if err != nil {
+		return nil, fmt.Errorf("start position: %w", err)
+	}
+	s.startFEN = p.FEN()
+	return s, nil
+}
+
+// position returns the position after moves, or the position after the
+// legal ones and an error naming the first that is not.
+func (s *setup) position(moves []string) (*env.Position, error) {
+	p, err := env.ParseFEN(s.startFEN, s.variant)
+	if err != nil {
+		return nil, err
+	}
+	if i, err := p.PlayUCI(moves); err != nil {
+		return p, fmt.Errorf("move %d (%s): %w", i+1, moves[i], err)
+	}
+	return p, nil
+}
+
+// pendingMove is a move whose sending failed; it is sent again while the
+// position is the same.
+type pendingMove struct {
+	changes   int
+	move      string
+	offerDraw bool
+}
+
+// playMoves moves whenever it is the bot's turn, until the game ends or
+// ctx does. It returns the game's setup (nil if none arrived or it was
+// unusable) and whether it aborted the game.
+func (g *game) playMoves(ctx context.Context) (*setup, bool) {
+	var (
+		st       *setup
+		answered = -1 // g.changes when the last move was sent
+		values   []float64
+		retry    *pendingMove
+	)
+	for {
+		select {
+		case <-ctx.Done():
+			return st, false
+		case <-g.wake:
+		}
+		snap := g.snapshot()
+		if snap.ended {
+			return st, false
+		}
+		if snap.full == nil || !snap.haveState {
+			continue
+		}
+		if st == nil {
+			s, err := g.newSetup(snap.full)
+			if err != nil {
+				g.abort(ctx, err)
+				return nil, true
+			}
+			st = s
+			g.log.Info("pychess: playing", "colour", st.colour, "white", st.white, "black", st.black, "start", st.startFEN)
+		}
+		moves := snap.state.MoveList()
+		pos, err := st.position(moves)
+		if err != nil {
+			g.abort(ctx, fmt.Errorf("cannot follow the game: %w", err))
+			return st, true
+		}
+		if pos.SideToMove() != st.colour || pos.Status().IsOver() || snap.changes == answered {
+			continue
+		}
+		var (
+			move  string
+			offer bool
+		)
+		if retry != nil && retry.changes == snap.changes {
+			move, offer = retry.move, retry.offerDraw
+		} else {
+			reply, ok := g.choose(ctx, st, pos, moves, snap)
+			if !ok {
+				continue // ctx ended
+			}
+			if reply.HasValue {
+				values = append(values, reply.Value)
+			} else {
+				values = values[:0]
+			}
+			move = reply.Move
+			offer = g.b.cfg.Draw.Want(len(moves), values, snap.state.DrawOffered(st.colour.Other()))
+		}
+		retry = nil
+		err = g.b.client.Move(ctx, g.id, move, offer)
+		switch {
+		case err == nil:
+			answered = snap.changes
+		case ctx.Err() != nil:
+		case isTransient(err):
+			retry = &pendingMove{changes: snap.changes, move: move, offerDraw: offer}
+			d := g.b.cfg.Backoff.Delay(0)
+			g.log.Warn("pychess: sending the move failed; trying again", "move", move, "err", err, "in", d)
+			time.AfterFunc(d, g.signal)
+		default:
+			g.log.Error("pychess: the server refused the move; leaving the game", "move", move, "err", err)
+			return st, false
+		}
+	}
+}
+
+// choose asks the engine for a move within the clock's budget. The
+// move is always legal: an engine failure or an illegal reply is logged
+// and replaced by the first legal move. It reports false when ctx ended.
+func (g *game) choose(ctx context.Context, st *setup, pos *env.Position, moves []string, snap snapshot) (MoveReply, bool) {
+	left, inc := snap.state.Clock(st.colour)
+	clock := g.b.cfg.Clock
+	budget := clock.Budget(left, inc, time.Since(snap.at))
+	// The search gets its budget; the context ends a little later, out of
+	// the overhead kept for the move's trip, in case it overruns.
+	overhead := clock.Overhead
+	if overhead <= 0 {
+		overhead = DefaultOverhead
+	}
+	tctx, cancel := context.WithTimeout(ctx, budget+overhead/2)
+	start := time.Now()
+	reply, err := g.b.engine.Move(tctx, MoveRequest{Variant: st.variant, StartFEN: st.startFEN, Moves: moves, Budget: budget})
+	cancel()
+	took := time.Since(start)
+	if ctx.Err() != nil {
+		return MoveReply{}, false
+	}
+	var m env.Move
+	if err == nil {
+		m, err = pos.ParseUCI(reply.Move)
+	}
+	if err != nil {
+		var ml env.MoveList
+		pos.LegalMoves(&ml)
+		m = ml.Moves[0] // the position is not over, so there is a legal move
+		g.log.Error("pychess: the engine failed; playing the first legal move", "err", err, "move", m.UCI())
+		reply = MoveReply{}
+	}
+	reply.Move = m.UCI()
+	g.log.Debug("pychess: move", "ply", len(moves)+1, "move", reply.Move, "budget", budget, "took", took.Round(time.Millisecond), "left", left, "value", reply.Value)
+	return reply, true
+}
+
+// abort aborts the game, saying why.
+func (g *game) abort(ctx context.Context, why error) {
+	g.log.Error("pychess: aborting the game", "reason", why)
+	if err := g.b.client.Abort(ctx, g.id); err != nil && ctx.Err() == nil {
+		g.log.Warn("pychess: aborting failed", "err", err)
+	}
+}
+
+// finish logs the game's end and writes its PGN.
+func (g *game) finish(st *setup, state GameState, aborted bool) {
+	pos, err := st.position(state.MoveList())
+	if err != nil && pos == nil {
+		g.log.Error("pychess: cannot record the game", "err", err)
+		return
+	}
+	pg := env.NewGame(st.variant)
+	pg.StartFEN = st.startFEN
+	pg.Moves = make([]env.Move, pos.Ply())
+	for q, i := pos.Clone(), pos.Ply()-1; i >= 0; i-- {
+		pg.Moves[i] = q.LastMove()
+		q.UnmakeMove()
+	}
+	status := pos.Status()
+	pg.Result = pos.Outcome(status)
+	pg.SetTag("Event", "pychess.org game")
+	pg.SetTag("Site", g.b.client.GameURL(g.id))
+	if !st.created.IsZero() && st.created.Unix() > 0 {
+		pg.SetTag("Date", st.created.Format("2006.01.02"))
+	}
+	pg.SetTag("Round", "-")
+	pg.SetTag("White", st.white)
+	pg.SetTag("Black", st.black)
+	if g.tc != (TimeControl{}) {
+		pg.SetTag("TimeControl", g.tc.String())
+	}
+	switch {
+	case status.IsOver():
+		pg.SetTag("Termination", "normal")
+	case aborted:
+		pg.SetTag("Termination", "abandoned")
+	}
+	how := status.String()
+	if !status.IsOver() {
+		// gameEnd carries no result: resignation, time, agreement and
+		// abort all look alike (testdata/README.md).
+		how = "not reported by the server"
+	}
+	log := g.log.With("result", pg.Result.String(), "how", how, "plies", len(pg.Moves))
+	if g.b.cfg.PGNDir == "" {
+		log.Info("pychess: game over")
+		return
+	}
+	path, err := writePGNFile(g.b.cfg.PGNDir, g.id, pg)
+	if err != nil {
+		log.Error("pychess: game over; writing its PGN failed", "err", err)
+		return
+	}
+	log.Info("pychess: game over", "pgn", path)
+}
