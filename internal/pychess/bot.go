@@ -290,13 +290,17 @@ func (b *Bot) startGame(ctx context.Context, games *conc.WaitGroup, id string) {
 	me := b.me
 	b.mu.Unlock()
 
-	games.Go(func() {
-		defer func() {
+	var once sync.Once
+	release := func() {
+		once.Do(func() {
 			b.mu.Lock()
 			delete(b.active, id)
 			b.mu.Unlock()
-		}()
-		g := newGame(b, id, me, p.tc)
+		})
+	}
+	games.Go(func() {
+		defer release()
+		g := newGame(b, id, me, p.tc, release)
 		if r := panics.Try(func() { g.play(ctx) }); r != nil {
 			err := fmt.Errorf("pychess: game %s: %w", id, r.AsError())
 			b.log.Error("pychess: game crashed", "game", id, "panic", r.String())

@@ -268,30 +268,17 @@ func (c *Client) DeclineChallenge(ctx context.Context, id, reason string) error 
 	return c.do(ctx, http.MethodPost, "/api/challenge/"+url.PathEscape(id)+"/decline", url.Values{"reason": {reason}}, nil)
 }
 
-// moveAttempts is how often Move tries a move whose sending failed in a
-// way that may pass. Resending is safe: pychess ignores a move equal to the
-// last one played (utils.play_move).
-const moveAttempts = 3
-
 // Move plays a move (UCI) in a game. offerDraw adds lichess's
-// offeringDraw=true, which pychess ignores (testdata/README.md).
+// offeringDraw=true, which pychess ignores (testdata/README.md). Move does
+// not retry: a move sent again after the opponent has replied would be
+// played in the new position, so only the caller, who sees the game's
+// state, may resend it.
 func (c *Client) Move(ctx context.Context, gameID, uci string, offerDraw bool) error {
 	path := "/api/bot/game/" + url.PathEscape(gameID) + "/move/" + url.PathEscape(uci)
 	if offerDraw {
 		path += "?offeringDraw=true"
 	}
-	var err error
-	for i := range moveAttempts {
-		if err = c.do(ctx, http.MethodPost, path, nil, nil); !isTransient(err) {
-			return err
-		}
-		if i+1 < moveAttempts {
-			if serr := sleep(ctx, time.Duration(50<<i)*time.Millisecond); serr != nil {
-				return err
-			}
-		}
-	}
-	return err
+	return c.do(ctx, http.MethodPost, path, nil, nil)
 }
 
 // Abort aborts a game.

@@ -45,6 +45,8 @@ type fakeServer struct {
 // fakeGame is one game on the fake server.
 type fakeGame struct {
 	id           string
+	variant      string // "alice" unless a test says otherwise
+	initialFen   string
 	white, black string
 	botColour    env.Colour
 	pos          *env.Position
@@ -61,6 +63,13 @@ type fakeGame struct {
 	connects     int
 	conflicts    int // answer this many game stream connections with 409
 	dropAtPly    int // abort the game stream when the game reaches this ply
+	// conflictsAfterDrop is how many connections after the drop get 409:
+	// pychess notices a dead stream only when a write to it fails.
+	conflictsAfterDrop int
+	injectMove         string // the opponent's next move, unchecked (a rules disagreement)
+	// evicted: the server no longer holds the finished game, and a new game
+	// stream fails (bot_api.game_stream's game_queues lookup raises).
+	evicted bool
 	drop         chan struct{}
 	opponent     func(pos *env.Position, ply int) string
 	oppDelay     time.Duration
@@ -81,7 +90,7 @@ type botMove struct {
 func newFakeServer(t *testing.T) *fakeServer {
 	t.Helper()
 	f := &fakeServer{
-		t: t, token: "secret-token-123", bot: "AliceZeroBot", title: "BOT", ping: 6 * time.Second,
+		t: t, token: "secret-token-123", bot: "AliceZeroBot", title: "BOT", ping: 500 * time.Millisecond,
 		events: make(chan string, 100), dropEvent: make(chan struct{}, 1),
 		challenges: map[string]*Challenge{}, declined: map[string]string{}, games: map[string]*fakeGame{},
 	}
@@ -280,6 +289,11 @@ func (f *fakeServer) gameStream(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "404: Not Found", http.StatusNotFound)
 		return
 	}
+	if g.ended && g.evicted {
+		f.mu.Unlock()
+		http.Error(w, "500 Internal Server Error", http.StatusInternalServerError)
+		return
+	}
 	if g.streamActive || g.conflicts > 0 {
 		if g.conflicts > 0 {
 			g.conflicts--
@@ -291,7 +305,9 @@ func (f *fakeServer) gameStream(w http.ResponseWriter, r *http.Request) {
 	g.streamActive = true
 	g.connects++
 	first := g.connects == 1
-	full := gameFullLine(g.id, "alice", g.white, g.black, "", g.created, g.stateLine())
+	// game_stream queues gameFull behind whatever the queue still holds
+	// (states a dropped connection did not deliver).
+	g.queue <- gameFullLine(g.id, g.variant, g.white, g.black, g.initialFen, g.created, g.stateLine())
 	f.mu.Unlock()
 	defer func() {
 		f.mu.Lock()
@@ -300,9 +316,6 @@ func (f *fakeServer) gameStream(w http.ResponseWriter, r *http.Request) {
 	}()
 
 	s := newStream(w)
-	if !s.line(full) {
-		return
-	}
 	if first {
 		f.mu.Lock()
 		f.opponentMaybe(g)
@@ -333,6 +346,7 @@ func (f *fakeServer) gameStream(w http.ResponseWriter, r *http.Request) {
 func (f *fakeServer) push(g *fakeGame, line string) {
 	if g.dropAtPly > 0 && len(g.moves) == g.dropAtPly {
 		g.dropAtPly = 0
+		g.conflicts = g.conflictsAfterDrop
 		g.drop <- struct{}{}
 		// The state is queued after the break, so the BOT learns it from
 		// the gameFull of its next connection, or from the queue.
@@ -373,7 +387,7 @@ func (f *fakeServer) newGameLocked(id string, c *Challenge) *fakeGame {
 		f.t.Fatal(err)
 	}
 	g := &fakeGame{
-		id: id, pos: pos, inc: int(c.TimeControl.Increment), created: 1767225600,
+		id: id, variant: "alice", pos: pos, inc: int(c.TimeControl.Increment), created: 1767225600,
 		queue: make(chan string, 1000), drop: make(chan struct{}, 1), lastMove: time.Now(),
 		opponent: firstLegal, oppDelay: time.Millisecond,
 	}
@@ -483,6 +497,12 @@ func (f *fakeServer) opponentMaybe(g *fakeGame) {
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		if g.ended || len(g.moves) != ply {
+			return
+		}
+		if g.injectMove != "" {
+			g.moves = append(g.moves, g.injectMove)
+			g.injectMove = ""
+			f.push(g, g.stateLine())
 			return
 		}
 		uci := g.opponent(g.pos, ply)

@@ -2,8 +2,10 @@ package pychess
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -23,6 +25,9 @@ type game struct {
 	me  string
 	tc  TimeControl // from the challenge; zero for a game resumed after a restart
 	log *slog.Logger
+	// release frees the game's slot (idempotent): it is called once the
+	// game is over, before the bot looks for its final moves.
+	release func()
 
 	wake chan struct{} // has a value when the state changed
 
@@ -35,8 +40,8 @@ type game struct {
 	ended     bool      // gameEnd arrived
 }
 
-func newGame(b *Bot, id, me string, tc TimeControl) *game {
-	return &game{b: b, id: id, me: me, tc: tc, log: b.log.With("game", id), wake: make(chan struct{}, 1)}
+func newGame(b *Bot, id, me string, tc TimeControl, release func()) *game {
+	return &game{b: b, id: id, me: me, tc: tc, log: b.log.With("game", id), release: release, wake: make(chan struct{}, 1)}
 }
 
 // snapshot is a copy of the game's state for the player.
@@ -66,23 +71,80 @@ func (g *game) signal() {
 // ctx ends; a game that ended is written as PGN.
 func (g *game) play(ctx context.Context) {
 	g.log.Info("pychess: game started")
-	ctx, stop := context.WithCancel(ctx)
+	gctx, stop := context.WithCancel(ctx)
 	defer stop()
 	var reader conc.WaitGroup
-	reader.Go(func() { g.read(ctx, stop) })
-	st, aborted := g.playMoves(ctx)
+	reader.Go(func() { g.read(gctx, stop) })
+	out := g.playMoves(gctx)
 	stop()
 	reader.Wait()
 
+	g.release()
 	snap := g.snapshot()
 	switch {
-	case st == nil:
+	case out.setup == nil:
 		g.log.Info("pychess: left the game")
-	case snap.ended || aborted:
-		g.finish(st, snap.state, aborted)
+	case snap.ended || out.aborted:
+		g.finish(out.setup, g.finalMoves(ctx, snap.state.MoveList(), out.sent), out.aborted)
 	default:
 		g.log.Info("pychess: stopped following the game", "moves", len(snap.state.MoveList()))
 	}
+}
+
+// finalMoves returns the game's moves to the end. The stream does not
+// show the move that ended a game: after it pychess sends gameEnd, not a
+// state (utils.play_move). So the bot asks for the game stream once more,
+// whose gameFull lists every move while the server still holds the game
+// (half an hour). Until the server notices that the first stream is
+// closed (at its next ping, 6 s) it answers 409, so this is retried for a
+// while. Failing that, the bot adds its own last move, which it knows; a
+// game ended by the opponent's move then lacks that move.
+func (g *game) finalMoves(ctx context.Context, seen, sent []string) []string {
+	moves := seen
+	if extends(sent, moves) {
+		moves = sent
+	}
+	ctx, cancel := context.WithTimeout(ctx, finalFetchTimeout)
+	defer cancel()
+	var full []string
+	for attempt := 0; ; attempt++ {
+		err := g.b.client.StreamGame(ctx, g.id, func(ev GameEvent) bool {
+			if ev.Type != GameEventFull {
+				return true
+			}
+			full = ev.Full.State.MoveList()
+			return false
+		})
+		var he *HTTPError
+		conflict := errors.As(err, &he) && he.Status == http.StatusConflict
+		if full != nil || !conflict || sleep(ctx, g.b.cfg.Backoff.Delay(attempt)) != nil {
+			if full == nil {
+				g.log.Info("pychess: the game's last move is not available", "err", errString(err))
+			}
+			break
+		}
+	}
+	if extends(full, moves) {
+		moves = full
+	}
+	return moves
+}
+
+// finalFetchTimeout bounds the search for the final moves: two of
+// pychess's ping intervals and some.
+const finalFetchTimeout = 15 * time.Second
+
+// extends reports whether long is short followed by more moves.
+func extends(long, short []string) bool {
+	if len(long) <= len(short) {
+		return false
+	}
+	for i, m := range short {
+		if long[i] != m {
+			return false
+		}
+	}
+	return true
 }
 
 // read follows the game stream until gameEnd, a refusal, or ctx ends, and
@@ -189,20 +251,29 @@ func (s *setup) position(moves []string) (*env.Position, error) {
 	return p, nil
 }
 
-// pendingMove is a move whose sending failed; it is sent again while the
-// position is the same.
+// pendingMove is a move whose sending failed. It is sent again, after a
+// wait, only if no new state has arrived meanwhile: once the opponent has
+// replied, the old move would be played in the new position. (pychess
+// ignores a resent move equal to the last one played, so a move that got
+// through although its reply was lost does no harm.)
 type pendingMove struct {
 	changes   int
 	move      string
 	offerDraw bool
+	tries     int
+}
+
+// outcome is what the player knows when it stops.
+type outcome struct {
+	setup   *setup // nil if no usable gameFull arrived
+	aborted bool
+	sent    []string // the moves after the bot's last move was accepted
 }
 
 // playMoves moves whenever it is the bot's turn, until the game ends or
-// ctx does. It returns the game's setup (nil if none arrived or it was
-// unusable) and whether it aborted the game.
-func (g *game) playMoves(ctx context.Context) (*setup, bool) {
+// ctx does.
+func (g *game) playMoves(ctx context.Context) (out outcome) {
 	var (
-		st       *setup
 		answered = -1 // g.changes when the last move was sent
 		values   []float64
 		retry    *pendingMove
@@ -210,30 +281,32 @@ func (g *game) playMoves(ctx context.Context) (*setup, bool) {
 	for {
 		select {
 		case <-ctx.Done():
-			return st, false
+			return out
 		case <-g.wake:
 		}
 		snap := g.snapshot()
 		if snap.ended {
-			return st, false
+			return out
 		}
 		if snap.full == nil || !snap.haveState {
 			continue
 		}
-		if st == nil {
+		if out.setup == nil {
 			s, err := g.newSetup(snap.full)
 			if err != nil {
 				g.abort(ctx, err)
-				return nil, true
+				return outcome{aborted: true}
 			}
-			st = s
-			g.log.Info("pychess: playing", "colour", st.colour, "white", st.white, "black", st.black, "start", st.startFEN)
+			out.setup = s
+			g.log.Info("pychess: playing", "colour", s.colour, "white", s.white, "black", s.black, "start", s.startFEN)
 		}
+		st := out.setup
 		moves := snap.state.MoveList()
 		pos, err := st.position(moves)
 		if err != nil {
 			g.abort(ctx, fmt.Errorf("cannot follow the game: %w", err))
-			return st, true
+			out.aborted = true
+			return out
 		}
 		if pos.SideToMove() != st.colour || pos.Status().IsOver() || snap.changes == answered {
 			continue
@@ -257,20 +330,26 @@ func (g *game) playMoves(ctx context.Context) (*setup, bool) {
 			move = reply.Move
 			offer = g.b.cfg.Draw.Want(len(moves), values, snap.state.DrawOffered(st.colour.Other()))
 		}
+		tries := 0
+		if retry != nil && retry.changes == snap.changes {
+			tries = retry.tries
+		}
 		retry = nil
 		err = g.b.client.Move(ctx, g.id, move, offer)
 		switch {
 		case err == nil:
 			answered = snap.changes
+			out.sent = append(moves[:len(moves):len(moves)], move)
 		case ctx.Err() != nil:
 		case isTransient(err):
-			retry = &pendingMove{changes: snap.changes, move: move, offerDraw: offer}
-			d := g.b.cfg.Backoff.Delay(0)
+			retry = &pendingMove{changes: snap.changes, move: move, offerDraw: offer, tries: tries + 1}
+			// Quicker than a reconnection: the clock is running.
+			d := min(g.b.cfg.Backoff.Delay(tries), min(100*time.Millisecond<<tries, 2*time.Second))
 			g.log.Warn("pychess: sending the move failed; trying again", "move", move, "err", err, "in", d)
 			time.AfterFunc(d, g.signal)
 		default:
 			g.log.Error("pychess: the server refused the move; leaving the game", "move", move, "err", err)
-			return st, false
+			return out
 		}
 	}
 }
@@ -321,9 +400,9 @@ func (g *game) abort(ctx context.Context, why error) {
 }
 
 // finish logs the game's end and writes its PGN.
-func (g *game) finish(st *setup, state GameState, aborted bool) {
-	pos, err := st.position(state.MoveList())
-	if err != nil && pos == nil {
+func (g *game) finish(st *setup, moves []string, aborted bool) {
+	pos, err := st.position(moves)
+	if pos == nil {
 		g.log.Error("pychess: cannot record the game", "err", err)
 		return
 	}

@@ -1,8 +1,11 @@
 package pychess
 
 import (
+	"context"
 	"errors"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -156,5 +159,35 @@ func TestNewClientChecksArguments(t *testing.T) {
 		} else if tok != "" && strings.Contains(err.Error(), tok) {
 			t.Errorf("the error shows the token: %v", err)
 		}
+	}
+}
+
+// A stream that stays open but sends nothing, not even pings, is given up
+// after the idle timeout, so that the bot reconnects.
+func TestClientDropsASilentStream(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/x-ndjson")
+		w.WriteHeader(http.StatusOK)
+		w.(http.Flusher).Flush()
+		_, _ = io.WriteString(w, pingLine+"\n")
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	defer srv.Close()
+	c, err := NewClient(srv.URL, "tok", ClientOptions{IdleTimeout: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	var pings int
+	err = c.StreamEvents(context.Background(), func(ev Event) bool {
+		pings++
+		return true
+	})
+	if !errors.Is(err, ErrIdle) || pings != 1 {
+		t.Errorf("StreamEvents returned %v after %d pings, want ErrIdle after 1", err, pings)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("it took %v to give up", d)
 	}
 }
