@@ -69,13 +69,13 @@ type fakeGame struct {
 	injectMove         string // the opponent's next move, unchecked (a rules disagreement)
 	// evicted: the server no longer holds the finished game, and a new game
 	// stream fails (bot_api.game_stream's game_queues lookup raises).
-	evicted bool
-	drop         chan struct{}
-	opponent     func(pos *env.Position, ply int) string
-	oppDelay     time.Duration
-	oppDraw      bool // the opponent's standing draw offer (wdraw/bdraw)
-	maxPly       int  // the opponent resigns at this ply (0: never)
-	botMoves     []botMove
+	evicted  bool
+	drop     chan struct{}
+	opponent func(pos *env.Position, ply int) string
+	oppDelay time.Duration
+	oppDraw  bool // the opponent's standing draw offer (wdraw/bdraw)
+	maxPly   int  // the opponent resigns at this ply (0: never)
+	botMoves []botMove
 }
 
 // botMove is a move the BOT sent, with what the server saw.
