@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -93,6 +94,9 @@ func New(client *Client, engine Engine, cfg Config) (*Bot, error) {
 		if !ok {
 			return nil, fmt.Errorf("pychess: variant %q is not one the bot plays (known: %s)", name, strings.Join(VariantNames(), ", "))
 		}
+		if !slices.Contains(client.variants, name) {
+			return nil, fmt.Errorf("pychess: the client does not advertise variant %q, so no challenge in it would come", name)
+		}
 		accepted[name] = v
 	}
 	if cfg.MaxGames == 0 {
@@ -178,11 +182,8 @@ func (b *Bot) readEvents(ctx context.Context, games *conc.WaitGroup) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if err != nil && !isTransient(err) {
-			var he *HTTPError
-			if errors.As(err, &he) {
-				return fmt.Errorf("pychess: the server refused the event stream: %w", err)
-			}
+		if he := (*HTTPError)(nil); errors.As(err, &he) && !he.Transient() {
+			return fmt.Errorf("pychess: the server refused the event stream: %w", err)
 		}
 		d := b.cfg.Backoff.Delay(attempt)
 		attempt++

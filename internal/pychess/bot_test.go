@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sourcegraph/conc"
+
 	"github.com/alicezero/alicezero/env"
 )
 
@@ -116,7 +118,8 @@ func (r *testRig) run(t *testing.T) (stop func() error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- r.bot.Run(ctx) }()
+	var wg conc.WaitGroup
+	wg.Go(func() { done <- r.bot.Run(ctx) })
 	var once sync.Once
 	var err error
 	stop = func() error {
@@ -124,6 +127,7 @@ func (r *testRig) run(t *testing.T) (stop func() error) {
 			cancel()
 			select {
 			case err = <-done:
+				wg.Wait()
 			case <-time.After(5 * time.Second):
 				t.Fatal("the bot did not stop within 5 s of its context ending")
 			}
@@ -170,9 +174,8 @@ func TestBotPlaysAGameToMate(t *testing.T) {
 	const mate = "e2e4 d7d5 f1e2 d5e4 e2b5" // pychess's MATE1 (testdata/alice_mates.txt)
 	r := newRig(t, scriptEngine(t, mate), Config{})
 	r.run(t)
-	r.f.challenge(aliceChallenge("Yq3xPk7Z", "black", 300, 3))
-	r.f.waitFor("the game to start", 5*time.Second, func() bool { return r.f.games["Yq3xPk7Z"] != nil })
-	r.f.withGame("Yq3xPk7Z", func(g *fakeGame) { g.opponent = scriptOpponent(mate) })
+	r.f.challenge(aliceChallenge("Yq3xPk7Z", "black", 300, 3), func(g *fakeGame) { g.opponent = scriptOpponent(mate) })
+	r.f.waitFor("the game", 5*time.Second, func() bool { return r.f.games["Yq3xPk7Z"] != nil })
 	r.f.waitFor("the PGN", 5*time.Second, func() bool {
 		_, err := os.Stat(filepath.Join(r.dir, "pychess-Yq3xPk7Z.pgn"))
 		return err == nil
@@ -316,9 +319,23 @@ func TestBotRefusedByTheServer(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "not a BOT account") {
 		t.Errorf("Run on a non-BOT account: %v", err)
 	}
-	r.f.token = "another"
+	// A server without Alice Chess refuses the event stream (400).
+	r.f.title, r.f.known = "BOT", []string{"chess"}
 	err = r.bot.Run(context.Background())
 	var he *HTTPError
+	if !errors.As(err, &he) || he.Status != 400 || r.f.badCaps != 1 {
+		t.Errorf("Run on a server without Alice: %v, want one 400", err)
+	}
+	c, err := NewClient(r.f.srv.URL, r.f.token, ClientOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(c, pickEngine(firstLegal, 0), Config{}); err == nil {
+		t.Error("New accepted a client that advertises no variant")
+	}
+
+	r.f.token = "another"
+	err = r.bot.Run(context.Background())
 	if !errors.As(err, &he) || he.Status != 403 {
 		t.Errorf("Run with a bad token: %v, want a 403", err)
 	}
@@ -334,10 +351,9 @@ func TestBotSurvivesDroppedEventStream(t *testing.T) {
 	r.f.dropEvent <- struct{}{}
 	r.f.waitFor("a reconnection", 5*time.Second, func() bool { return r.f.eventConnects == 2 })
 
-	r.f.challenge(aliceChallenge("Drop1Evt", "black", 300, 3))
+	r.f.challenge(aliceChallenge("Drop1Evt", "black", 300, 3), func(g *fakeGame) { g.opponent, g.maxPly = spreadLegal, 20 })
 	r.f.waitFor("the game", 5*time.Second, func() bool { return r.f.games["Drop1Evt"] != nil })
 	r.f.dropEvent <- struct{}{} // the gameStart may not have gone out
-	r.f.withGame("Drop1Evt", func(g *fakeGame) { g.opponent, g.maxPly = spreadLegal, 20 })
 	r.f.waitFor("ply 8", 5*time.Second, func() bool { return len(r.f.games["Drop1Evt"].moves) >= 8 })
 	r.f.dropEvent <- struct{}{}
 	r.f.waitFor("the game to end", 5*time.Second, func() bool { return r.f.games["Drop1Evt"].ended })
@@ -365,11 +381,10 @@ func TestBotSurvivesDroppedEventStream(t *testing.T) {
 func TestBotSurvivesDroppedGameStream(t *testing.T) {
 	r := newRig(t, pickEngine(spreadLegal, 0.2), Config{})
 	r.run(t)
-	r.f.challenge(aliceChallenge("Drop2Gam", "white", 300, 3))
-	r.f.waitFor("the game", 5*time.Second, func() bool { return r.f.games["Drop2Gam"] != nil })
-	r.f.withGame("Drop2Gam", func(g *fakeGame) {
+	r.f.challenge(aliceChallenge("Drop2Gam", "white", 300, 3), func(g *fakeGame) {
 		g.opponent, g.maxPly, g.dropAtPly, g.conflictsAfterDrop = spreadLegal, 24, 7, 2
 	})
+	r.f.waitFor("the game", 5*time.Second, func() bool { return r.f.games["Drop2Gam"] != nil })
 	r.f.waitFor("the game to end", 5*time.Second, func() bool { return r.f.games["Drop2Gam"].ended })
 	r.f.waitFor("the PGN", 5*time.Second, func() bool {
 		_, err := os.Stat(filepath.Join(r.dir, "pychess-Drop2Gam.pgn"))
@@ -407,13 +422,12 @@ func TestBotSkipsMalformedEvents(t *testing.T) {
 	for _, l := range bad {
 		r.f.events <- l
 	}
-	r.f.challenge(aliceChallenge("AfterBad", "black", 300, 3))
-	r.f.waitFor("the game", 5*time.Second, func() bool { return r.f.games["AfterBad"] != nil })
-	r.f.withGame("AfterBad", func(g *fakeGame) {
+	r.f.challenge(aliceChallenge("AfterBad", "black", 300, 3), func(g *fakeGame) {
 		g.opponent, g.maxPly = spreadLegal, 10
 		g.queue <- `{"type":"gameState","moves":5}`
 		g.queue <- `{"type": "gameState", "moves": "e2e4", "wtime": 1000, "btime":}`
 	})
+	r.f.waitFor("the game", 5*time.Second, func() bool { return r.f.games["AfterBad"] != nil })
 	r.f.waitFor("the game to end", 5*time.Second, func() bool { return r.f.games["AfterBad"].ended })
 	r.f.mu.Lock()
 	if n := len(r.f.games["AfterBad"].moves); n != 10 || r.f.illegalBotMove != "" {
@@ -452,9 +466,8 @@ func TestBotDrawOffers(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRig(t, pickEngine(spreadLegal, tc.value), Config{Draw: DrawRule{MinPly: 6, MaxValue: 0.05, Streak: 5}})
 			r.run(t)
-			r.f.challenge(aliceChallenge("Draw0001", "black", 300, 3))
+			r.f.challenge(aliceChallenge("Draw0001", "black", 300, 3), func(g *fakeGame) { g.opponent, g.maxPly, g.oppDraw = spreadLegal, 16, tc.offered })
 			r.f.waitFor("the game", 5*time.Second, func() bool { return r.f.games["Draw0001"] != nil })
-			r.f.withGame("Draw0001", func(g *fakeGame) { g.opponent, g.maxPly, g.oppDraw = spreadLegal, 16, tc.offered })
 			r.f.waitFor("the game to end", 5*time.Second, func() bool { return r.f.games["Draw0001"].ended })
 			r.f.withGame("Draw0001", func(g *fakeGame) {
 				for _, m := range g.botMoves {
@@ -489,9 +502,8 @@ func TestBotManagesItsClock(t *testing.T) {
 	})
 	r := newRig(t, eng, Config{Clock: Clock{Overhead: 200 * time.Millisecond, MovesToGo: 20, MinBudget: 5 * time.Millisecond}})
 	r.run(t)
-	r.f.challenge(aliceChallenge("Clock001", "black", 3, 0))
+	r.f.challenge(aliceChallenge("Clock001", "black", 3, 0), func(g *fakeGame) { g.opponent, g.maxPly = spreadLegal, 40 })
 	r.f.waitFor("the game", 5*time.Second, func() bool { return r.f.games["Clock001"] != nil })
-	r.f.withGame("Clock001", func(g *fakeGame) { g.opponent, g.maxPly = spreadLegal, 40 })
 	r.f.waitFor("the game to end", 10*time.Second, func() bool { return r.f.games["Clock001"].ended })
 	r.f.mu.Lock()
 	defer r.f.mu.Unlock()
@@ -547,12 +559,9 @@ func TestBotPlaysGamesConcurrently(t *testing.T) {
 	r := newRig(t, eng, Config{MaxGames: 2})
 	r.run(t)
 	for _, id := range []string{"Concur01", "Concur02", "Concur03"} {
-		r.f.challenge(aliceChallenge(id, "black", 300, 3))
+		r.f.challenge(aliceChallenge(id, "black", 300, 3), func(g *fakeGame) { g.opponent, g.maxPly = spreadLegal, 10 })
 	}
 	r.f.waitFor("two games", 5*time.Second, func() bool { return len(r.f.games) == 2 && len(r.f.declined) == 1 })
-	for _, id := range []string{"Concur01", "Concur02"} {
-		r.f.withGame(id, func(g *fakeGame) { g.opponent, g.maxPly = spreadLegal, 10 })
-	}
 	r.f.waitFor("both games to end", 5*time.Second, func() bool {
 		return r.f.games["Concur01"].ended && r.f.games["Concur02"].ended
 	})
@@ -618,9 +627,8 @@ func TestBotReplacesBadEngineMoves(t *testing.T) {
 	})
 	r := newRig(t, eng, Config{})
 	r.run(t)
-	r.f.challenge(aliceChallenge("BadEng01", "black", 300, 3))
+	r.f.challenge(aliceChallenge("BadEng01", "black", 300, 3), func(g *fakeGame) { g.opponent, g.maxPly = spreadLegal, 8 })
 	r.f.waitFor("the game", 5*time.Second, func() bool { return r.f.games["BadEng01"] != nil })
-	r.f.withGame("BadEng01", func(g *fakeGame) { g.opponent, g.maxPly = spreadLegal, 8 })
 	r.f.waitFor("the game to end", 5*time.Second, func() bool { return r.f.games["BadEng01"].ended })
 	r.f.mu.Lock()
 	defer r.f.mu.Unlock()

@@ -37,7 +37,9 @@ type ClientOptions struct {
 	// timeout (the streams last for hours).
 	HTTPClient *http.Client
 	// Variants are the pychess variant names ("alice") advertised in the
-	// capability header of the event stream.
+	// capability header of the event stream: a bot is challenged only in
+	// these, and pychess refuses the event stream (400) when none is one
+	// it knows.
 	Variants []string
 	// MaxLine is the longest stream line accepted; 0 means DefaultMaxLine.
 	MaxLine int
@@ -57,15 +59,16 @@ type ClientOptions struct {
 // use. The token is sent in the Authorization header only: it appears in
 // no error and no log line.
 type Client struct {
-	base    *url.URL
-	token   string
-	http    *http.Client
-	caps    string
-	maxLine int
-	idle    time.Duration
-	timeout time.Duration
-	log     *slog.Logger
-	agent   string
+	base     *url.URL
+	token    string
+	http     *http.Client
+	caps     string
+	variants []string
+	maxLine  int
+	idle     time.Duration
+	timeout  time.Duration
+	log      *slog.Logger
+	agent    string
 }
 
 // NewClient returns a client for the server at server (e.g.
@@ -89,7 +92,7 @@ func NewClient(server, token string, o ClientOptions) (*Client, error) {
 		return nil, fmt.Errorf("pychess: capabilities: %w", err)
 	}
 	c := &Client{
-		base: u, token: token, http: o.HTTPClient, caps: string(caps),
+		base: u, token: token, http: o.HTTPClient, caps: string(caps), variants: o.Variants,
 		maxLine: o.MaxLine, idle: o.IdleTimeout, timeout: o.RequestTimeout,
 		log: o.Logger, agent: o.UserAgent,
 	}
@@ -128,7 +131,7 @@ type HTTPError struct {
 }
 
 func (e *HTTPError) Error() string {
-	msg := fmt.Sprintf("%s %s: %d %s", e.Method, e.Path, e.Status, http.StatusText(e.Status))
+	msg := fmt.Sprintf("pychess: %s %s: %d %s", e.Method, e.Path, e.Status, http.StatusText(e.Status))
 	if e.Message != "" {
 		msg += ": " + e.Message
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -26,6 +27,8 @@ type fakeServer struct {
 	bot   string
 	title string
 	ping  time.Duration
+	// known are the variants the server has (bot_api's ALL_VARIANTS).
+	known []string
 
 	events    chan string   // the BOT's event queue
 	dropEvent chan struct{} // a value aborts the event stream connection
@@ -37,6 +40,7 @@ type fakeServer struct {
 	declined       map[string]string
 	accepted       []string
 	games          map[string]*fakeGame
+	prepare        map[string]func(*fakeGame) // applied to a game when it is created
 	unauthorized   int
 	capsSeen       string
 	illegalBotMove string
@@ -91,8 +95,10 @@ func newFakeServer(t *testing.T) *fakeServer {
 	t.Helper()
 	f := &fakeServer{
 		t: t, token: "secret-token-123", bot: "AliceZeroBot", title: "BOT", ping: 500 * time.Millisecond,
+		known:  []string{"chess", "alice", "crazyhouse"},
 		events: make(chan string, 100), dropEvent: make(chan struct{}, 1),
 		challenges: map[string]*Challenge{}, declined: map[string]string{}, games: map[string]*fakeGame{},
+		prepare: map[string]func(*fakeGame){},
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/account", f.auth(false, f.account))
@@ -238,7 +244,11 @@ func (f *fakeServer) eventStream(w http.ResponseWriter, r *http.Request) {
 		Variants []string `json:"variants"`
 	}
 	raw := r.Header.Get("X-PyChess-Bot-Capabilities")
-	if err := json.Unmarshal([]byte(raw), &caps); err != nil || caps.Version != 1 || len(caps.Variants) == 0 {
+	f.mu.Lock()
+	known := f.known
+	f.mu.Unlock()
+	if err := json.Unmarshal([]byte(raw), &caps); err != nil || caps.Version != 1 ||
+		!slices.ContainsFunc(caps.Variants, func(v string) bool { return slices.Contains(known, v) }) {
 		f.mu.Lock()
 		f.badCaps++
 		f.mu.Unlock()
@@ -356,10 +366,14 @@ func (f *fakeServer) push(g *fakeGame, line string) {
 
 // --- challenges ---
 
-// challenge queues a challenge for the BOT.
-func (f *fakeServer) challenge(c *Challenge) {
+// challenge queues a challenge for the BOT; prepare, if any, sets up its
+// game when the BOT accepts.
+func (f *fakeServer) challenge(c *Challenge, prepare ...func(*fakeGame)) {
 	f.mu.Lock()
 	f.challenges[c.ID] = c
+	if len(prepare) > 0 {
+		f.prepare[c.ID] = prepare[0]
+	}
 	f.mu.Unlock()
 	f.events <- challengeLine(c)
 }
@@ -397,6 +411,9 @@ func (f *fakeServer) newGameLocked(id string, c *Challenge) *fakeGame {
 		g.white, g.black, g.botColour = c.Challenger.Name, f.bot, env.Black
 	} else {
 		g.white, g.black, g.botColour = f.bot, c.Challenger.Name, env.White
+	}
+	if prep := f.prepare[id]; prep != nil {
+		prep(g)
 	}
 	f.games[id] = g
 	return g

@@ -75,7 +75,7 @@ func (g *game) play(ctx context.Context) {
 	defer stop()
 	var reader conc.WaitGroup
 	reader.Go(func() { g.read(gctx, stop) })
-	out := g.playMoves(gctx)
+	out := g.playMoves(gctx, ctx)
 	stop()
 	reader.Wait()
 
@@ -85,7 +85,7 @@ func (g *game) play(ctx context.Context) {
 	case out.setup == nil:
 		g.log.Info("pychess: left the game")
 	case snap.ended || out.aborted:
-		g.finish(out.setup, g.finalMoves(ctx, snap.state.MoveList(), out.sent), out.aborted)
+		g.finish(out.setup, g.finalMoves(ctx, out.setup, snap.state.MoveList(), out.sent), out.aborted)
 	default:
 		g.log.Info("pychess: stopped following the game", "moves", len(snap.state.MoveList()))
 	}
@@ -97,37 +97,37 @@ func (g *game) play(ctx context.Context) {
 // whose gameFull lists every move while the server still holds the game
 // (half an hour). Until the server notices that the first stream is
 // closed (at its next ping, 6 s) it answers 409, so this is retried for a
-// while. Failing that, the bot adds its own last move, which it knows; a
-// game ended by the opponent's move then lacks that move.
-func (g *game) finalMoves(ctx context.Context, seen, sent []string) []string {
-	moves := seen
-	if extends(sent, moves) {
-		moves = sent
-	}
+// while. Failing that, the bot adds its own last move if that move ended
+// the game by the rules (pychess accepts, and ignores, a move sent to a
+// game that ended otherwise); a game ended by the opponent's move then
+// lacks that move.
+func (g *game) finalMoves(ctx context.Context, st *setup, seen, sent []string) []string {
 	ctx, cancel := context.WithTimeout(ctx, finalFetchTimeout)
 	defer cancel()
-	var full []string
 	for attempt := 0; ; attempt++ {
+		var full *GameFull
 		err := g.b.client.StreamGame(ctx, g.id, func(ev GameEvent) bool {
 			if ev.Type != GameEventFull {
 				return true
 			}
-			full = ev.Full.State.MoveList()
+			full = ev.Full
 			return false
 		})
+		if full != nil {
+			return full.State.MoveList() // the server's record
+		}
 		var he *HTTPError
-		conflict := errors.As(err, &he) && he.Status == http.StatusConflict
-		if full != nil || !conflict || sleep(ctx, g.b.cfg.Backoff.Delay(attempt)) != nil {
-			if full == nil {
-				g.log.Info("pychess: the game's last move is not available", "err", errString(err))
-			}
+		if !errors.As(err, &he) || he.Status != http.StatusConflict || sleep(ctx, g.b.cfg.Backoff.Delay(attempt)) != nil {
+			g.log.Info("pychess: the game's final moves are not available", "err", errString(err))
 			break
 		}
 	}
-	if extends(full, moves) {
-		moves = full
+	if len(sent) == len(seen)+1 && extends(sent, seen) {
+		if p, err := st.position(sent); err == nil && p.Status().IsOver() {
+			return sent
+		}
 	}
-	return moves
+	return seen
 }
 
 // finalFetchTimeout bounds the search for the final moves: two of
@@ -271,8 +271,10 @@ type outcome struct {
 }
 
 // playMoves moves whenever it is the bot's turn, until the game ends or
-// ctx does.
-func (g *game) playMoves(ctx context.Context) (out outcome) {
+// ctx does. Moves are sent under send, the bot's own context, so that a
+// move in flight when gameEnd arrives (the one that ended the game,
+// perhaps) still learns whether it was taken.
+func (g *game) playMoves(ctx, send context.Context) (out outcome) {
 	var (
 		answered = -1 // g.changes when the last move was sent
 		values   []float64
@@ -308,15 +310,19 @@ func (g *game) playMoves(ctx context.Context) (out outcome) {
 			out.aborted = true
 			return out
 		}
-		if pos.SideToMove() != st.colour || pos.Status().IsOver() || snap.changes == answered {
+		if pos.SideToMove() != st.colour || snap.changes == answered || !hasLegalMove(pos) {
+			// Only the lack of a legal move stops the bot: a draw by rule
+			// is the server's to declare, and a move it no longer wants
+			// is ignored there, while a move not sent loses on time.
 			continue
 		}
 		var (
 			move  string
 			offer bool
+			tries int
 		)
 		if retry != nil && retry.changes == snap.changes {
-			move, offer = retry.move, retry.offerDraw
+			move, offer, tries = retry.move, retry.offerDraw, retry.tries
 		} else {
 			reply, ok := g.choose(ctx, st, pos, moves, snap)
 			if !ok {
@@ -330,12 +336,8 @@ func (g *game) playMoves(ctx context.Context) (out outcome) {
 			move = reply.Move
 			offer = g.b.cfg.Draw.Want(len(moves), values, snap.state.DrawOffered(st.colour.Other()))
 		}
-		tries := 0
-		if retry != nil && retry.changes == snap.changes {
-			tries = retry.tries
-		}
 		retry = nil
-		err = g.b.client.Move(ctx, g.id, move, offer)
+		err = g.b.client.Move(send, g.id, move, offer)
 		switch {
 		case err == nil:
 			answered = snap.changes
@@ -352,6 +354,12 @@ func (g *game) playMoves(ctx context.Context) (out outcome) {
 			return out
 		}
 	}
+}
+
+func hasLegalMove(p *env.Position) bool {
+	var ml env.MoveList
+	p.LegalMoves(&ml)
+	return ml.N > 0
 }
 
 // choose asks the engine for a move within the clock's budget. The
@@ -382,7 +390,7 @@ func (g *game) choose(ctx context.Context, st *setup, pos *env.Position, moves [
 	if err != nil {
 		var ml env.MoveList
 		pos.LegalMoves(&ml)
-		m = ml.Moves[0] // the position is not over, so there is a legal move
+		m = ml.Moves[0] // playMoves checked that there is one
 		g.log.Error("pychess: the engine failed; playing the first legal move", "err", err, "move", m.UCI())
 		reply = MoveReply{}
 	}
