@@ -146,6 +146,15 @@ func aliceChallenge(id, colour string, limit, inc float64) *Challenge {
 	return c
 }
 
+// waitPGN waits for the bot's record of a game.
+func (r *testRig) waitPGN(t *testing.T, id string) {
+	t.Helper()
+	r.f.waitFor("the PGN of "+id, 5*time.Second, func() bool {
+		_, err := os.Stat(filepath.Join(r.dir, "pychess-"+id+".pgn"))
+		return err == nil
+	})
+}
+
 // readPGN reads the bot's record of a game.
 func (r *testRig) readPGN(t *testing.T, id string) *env.Game {
 	t.Helper()
@@ -176,10 +185,7 @@ func TestBotPlaysAGameToMate(t *testing.T) {
 	r.run(t)
 	r.f.challenge(aliceChallenge("Yq3xPk7Z", "black", 300, 3), func(g *fakeGame) { g.opponent = scriptOpponent(mate) })
 	r.f.waitFor("the game", 5*time.Second, func() bool { return r.f.games["Yq3xPk7Z"] != nil })
-	r.f.waitFor("the PGN", 5*time.Second, func() bool {
-		_, err := os.Stat(filepath.Join(r.dir, "pychess-Yq3xPk7Z.pgn"))
-		return err == nil
-	})
+	r.waitPGN(t, "Yq3xPk7Z")
 	r.f.withGame("Yq3xPk7Z", func(g *fakeGame) {
 		if g.result != "1-0" || strings.Join(g.moves, " ") != mate {
 			t.Errorf("the server saw %q, %s; want the mate, 1-0", g.moves, g.result)
@@ -237,10 +243,7 @@ func TestBotRecordsTheLastMove(t *testing.T) {
 			g.opponent, g.evicted = scriptOpponent(tc.script), tc.evicted
 			r.f.mu.Unlock()
 			r.f.events <- gameStartLine("LastMove")
-			r.f.waitFor("the PGN", 5*time.Second, func() bool {
-				_, err := os.Stat(filepath.Join(r.dir, "pychess-LastMove.pgn"))
-				return err == nil
-			})
+			r.waitPGN(t, "LastMove")
 			pg := r.readPGN(t, "LastMove")
 			if got := uciList(pg.Moves); got != tc.wantMoves || pg.Result != tc.wantResult {
 				t.Errorf("PGN %q %v, want %q %v", got, pg.Result, tc.wantMoves, tc.wantResult)
@@ -259,10 +262,7 @@ func TestBotPlaysBlackAndResumesAGame(t *testing.T) {
 	r.f.mu.Unlock()
 	r.run(t)
 	r.f.waitFor("the game to end", 5*time.Second, func() bool { return g.ended })
-	r.f.waitFor("the PGN", 5*time.Second, func() bool {
-		_, err := os.Stat(filepath.Join(r.dir, "pychess-Rsm3Game.pgn"))
-		return err == nil
-	})
+	r.waitPGN(t, "Rsm3Game")
 	pg := r.readPGN(t, "Rsm3Game")
 	r.f.mu.Lock()
 	defer r.f.mu.Unlock()
@@ -357,10 +357,7 @@ func TestBotSurvivesDroppedEventStream(t *testing.T) {
 	r.f.waitFor("ply 8", 5*time.Second, func() bool { return len(r.f.games["Drop1Evt"].moves) >= 8 })
 	r.f.dropEvent <- struct{}{}
 	r.f.waitFor("the game to end", 5*time.Second, func() bool { return r.f.games["Drop1Evt"].ended })
-	r.f.waitFor("the PGN", 5*time.Second, func() bool {
-		_, err := os.Stat(filepath.Join(r.dir, "pychess-Drop1Evt.pgn"))
-		return err == nil
-	})
+	r.waitPGN(t, "Drop1Evt")
 	r.f.mu.Lock()
 	defer r.f.mu.Unlock()
 	if r.f.eventConnects < 4 {
@@ -386,10 +383,7 @@ func TestBotSurvivesDroppedGameStream(t *testing.T) {
 	})
 	r.f.waitFor("the game", 5*time.Second, func() bool { return r.f.games["Drop2Gam"] != nil })
 	r.f.waitFor("the game to end", 5*time.Second, func() bool { return r.f.games["Drop2Gam"].ended })
-	r.f.waitFor("the PGN", 5*time.Second, func() bool {
-		_, err := os.Stat(filepath.Join(r.dir, "pychess-Drop2Gam.pgn"))
-		return err == nil
-	})
+	r.waitPGN(t, "Drop2Gam")
 	pg := r.readPGN(t, "Drop2Gam")
 	r.f.mu.Lock()
 	defer r.f.mu.Unlock()
@@ -573,7 +567,9 @@ func TestBotPlaysGamesConcurrently(t *testing.T) {
 		t.Errorf("the third challenge: %q, want declined for later", r.f.declined["Concur03"])
 	}
 	r.f.mu.Unlock()
-	// Once they are over, the slots are free again.
+	// Once they are over (and recorded), the slots are free again.
+	r.waitPGN(t, "Concur01")
+	r.waitPGN(t, "Concur02")
 	r.f.challenge(aliceChallenge("Concur04", "black", 300, 3))
 	r.f.waitFor("the next game", 5*time.Second, func() bool { return r.f.games["Concur04"] != nil })
 }

@@ -271,15 +271,21 @@ func (f *fakeServer) eventStream(w http.ResponseWriter, r *http.Request) {
 	for _, id := range resume {
 		s.line(gameStartLine(id))
 	}
-	tick := time.NewTicker(f.ping)
+	s.pump(r, f.ping, f.events, f.dropEvent)
+}
+
+// pump writes lines from the queue, and a ping when idle for ping, until
+// the client goes away; a value on drop breaks the connection mid-stream.
+func (s *streamWriter) pump(r *http.Request, ping time.Duration, queue <-chan string, drop <-chan struct{}) {
+	tick := time.NewTicker(ping)
 	defer tick.Stop()
 	for {
 		select {
 		case <-r.Context().Done():
 			return
-		case <-f.dropEvent:
-			panic(http.ErrAbortHandler) // the connection breaks mid-stream
-		case l := <-f.events:
+		case <-drop:
+			panic(http.ErrAbortHandler)
+		case l := <-queue:
 			if !s.line(l) {
 				return
 			}
@@ -331,24 +337,7 @@ func (f *fakeServer) gameStream(w http.ResponseWriter, r *http.Request) {
 		f.opponentMaybe(g)
 		f.mu.Unlock()
 	}
-	tick := time.NewTicker(f.ping)
-	defer tick.Stop()
-	for {
-		select {
-		case <-r.Context().Done():
-			return
-		case <-g.drop:
-			panic(http.ErrAbortHandler)
-		case l := <-g.queue:
-			if !s.line(l) {
-				return
-			}
-		case <-tick.C:
-			if !s.line(pingLine) {
-				return
-			}
-		}
-	}
+	s.pump(r, f.ping, g.queue, g.drop)
 }
 
 // push queues a line for the BOT's game stream and drops the stream when
