@@ -663,3 +663,25 @@ func TestBotAbortsAnUnplayableGame(t *testing.T) {
 		})
 	}
 }
+
+// A panic in a game ends that game only: it is logged with its stack, the
+// bot goes on, and Run returns it when it stops.
+func TestBotSurfacesAPanic(t *testing.T) {
+	eng := engineFunc(func(ctx context.Context, req MoveRequest) (MoveReply, error) {
+		panic("engine exploded")
+	})
+	r := newRig(t, eng, Config{MaxGames: 1})
+	stop := r.run(t)
+	r.f.challenge(aliceChallenge("Panic001", "black", 300, 3))
+	r.f.waitFor("the crash", 5*time.Second, func() bool { return strings.Contains(r.logs.String(), "game crashed") })
+	// The slot is free again: the next challenge is accepted.
+	r.f.challenge(aliceChallenge("Panic002", "white", 300, 3))
+	r.f.waitFor("the next game", 5*time.Second, func() bool { return r.f.games["Panic002"] != nil })
+	err := stop()
+	if err == nil || !strings.Contains(err.Error(), "engine exploded") || !errors.Is(err, context.Canceled) {
+		t.Errorf("Run returned %v, want the panic and context.Canceled", err)
+	}
+	if !strings.Contains(r.logs.String(), "goroutine") {
+		t.Error("the panic's stack is not logged")
+	}
+}

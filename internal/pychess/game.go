@@ -368,7 +368,7 @@ func hasLegalMove(p *env.Position) bool {
 func (g *game) choose(ctx context.Context, st *setup, pos *env.Position, moves []string, snap snapshot) (MoveReply, bool) {
 	left, inc := snap.state.Clock(st.colour)
 	clock := g.b.cfg.Clock
-	budget := clock.Budget(left, inc, time.Since(snap.at))
+	budget := clock.Budget(len(moves), left, inc, time.Since(snap.at))
 	// The search gets its budget; the context ends a little later, out of
 	// the overhead kept for the move's trip, in case it overruns.
 	overhead := clock.Overhead

@@ -77,22 +77,26 @@ func TestClockBudget(t *testing.T) {
 	ms := time.Millisecond
 	tests := []struct {
 		name           string
+		ply            int
 		left, inc, lag time.Duration
 		want           time.Duration
 	}{
-		{"5+3 at the start", 5 * time.Minute, 3 * time.Second, 0, (5*time.Minute-300*ms)/30 + 2250*ms},
-		{"lag counts", 5 * time.Minute, 0, 29*time.Second + 700*ms, 9 * time.Second},
-		{"a big increment is capped at a quarter", 2 * time.Second, 10 * time.Second, 0, 425 * ms},
-		{"nearly out of time", 305 * ms, 0, 0, 10 * ms},
-		{"out of time", 100 * ms, 0, 0, 10 * ms},
-		{"lag beyond the clock", time.Second, 0, 2 * time.Second, 10 * ms},
+		{"5+3", 10, 5 * time.Minute, 3 * time.Second, 0, (5*time.Minute-300*ms)/30 + 2250*ms},
+		{"5+3, first move", 0, 5 * time.Minute, 3 * time.Second, 0, 10 * time.Second},
+		{"60+0, first moves", 1, time.Hour, 0, 0, 10 * time.Second},
+		{"60+0, third move", 2, time.Hour, 0, 0, (time.Hour - 300*ms) / 30},
+		{"lag counts", 10, 5 * time.Minute, 0, 29*time.Second + 700*ms, 9 * time.Second},
+		{"a big increment is capped at a quarter", 10, 2 * time.Second, 10 * time.Second, 0, 425 * ms},
+		{"nearly out of time", 10, 305 * ms, 0, 0, 10 * ms},
+		{"out of time", 10, 100 * ms, 0, 0, 10 * ms},
+		{"lag beyond the clock", 10, time.Second, 0, 2 * time.Second, 10 * ms},
 	}
 	for _, tt := range tests {
-		if got := c.Budget(tt.left, tt.inc, tt.lag); got != tt.want {
-			t.Errorf("%s: Budget(%v, %v, %v) = %v, want %v", tt.name, tt.left, tt.inc, tt.lag, got, tt.want)
+		if got := c.Budget(tt.ply, tt.left, tt.inc, tt.lag); got != tt.want {
+			t.Errorf("%s: Budget(%d, %v, %v, %v) = %v, want %v", tt.name, tt.ply, tt.left, tt.inc, tt.lag, got, tt.want)
 		}
 	}
-	if got := (Clock{}).Budget(time.Minute, 0, 0); got != (time.Minute-DefaultOverhead)/DefaultMovesToGo {
+	if got := (Clock{}).Budget(10, time.Minute, 0, 0); got != (time.Minute-DefaultOverhead)/DefaultMovesToGo {
 		t.Errorf("the zero Clock gives %v", got)
 	}
 }
