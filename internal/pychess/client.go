@@ -389,5 +389,6 @@ func (c *Client) stream(ctx context.Context, path string, withCaps bool, onLine 
 		if !onLine(line) {
 			return nil
 		}
+		watchdog.Reset(c.idle) // the time onLine took is not the server's silence
 	}
 }

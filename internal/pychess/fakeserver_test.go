@@ -299,10 +299,9 @@ func (s *streamWriter) pump(r *http.Request, ping time.Duration, queue <-chan st
 
 func (f *fakeServer) gameStream(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
-	g := f.games[r.PathValue("id")]
+	g := f.gameOr404(w, r)
 	if g == nil {
 		f.mu.Unlock()
-		http.Error(w, "404: Not Found", http.StatusNotFound)
 		return
 	}
 	if g.ended && g.evicted {
@@ -431,9 +430,8 @@ func (f *fakeServer) move(w http.ResponseWriter, r *http.Request) {
 	now := time.Now()
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	g := f.games[r.PathValue("id")]
+	g := f.gameOr404(w, r)
 	if g == nil {
-		http.Error(w, "404: Not Found", http.StatusNotFound)
 		return
 	}
 	uci := r.PathValue("move")
@@ -530,12 +528,21 @@ func (f *fakeServer) endLocked(g *fakeGame, result string) {
 	g.queue <- gameEndLine(g.id)
 }
 
-func (f *fakeServer) abort(w http.ResponseWriter, r *http.Request) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+// gameOr404 returns the request's game, or answers 404 (bot_api's
+// _load_authorized_game) and returns nil. f.mu is held.
+func (f *fakeServer) gameOr404(w http.ResponseWriter, r *http.Request) *fakeGame {
 	g := f.games[r.PathValue("id")]
 	if g == nil {
 		http.Error(w, "404: Not Found", http.StatusNotFound)
+	}
+	return g
+}
+
+func (f *fakeServer) abort(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	g := f.gameOr404(w, r)
+	if g == nil {
 		return
 	}
 	if !g.ended {
