@@ -1,0 +1,173 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/pychess"
+	"github.com/alicezero/alicezero/train/engine"
+)
+
+// pychessTokenEnv names the environment variable holding the BOT token
+// when --token is not given (a command line is visible to other users).
+const pychessTokenEnv = "ALICEZERO_PYCHESS_TOKEN"
+
+func runPychess(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("pychess", "", stderr)
+	token := fs.String("token", "", "the BOT account's API token (default: $"+pychessTokenEnv+")")
+	server := fs.String("server", pychess.DefaultServer, "the pychess server")
+	weights := fs.String("weights", "", "checkpoint file or run folder (default: no network, a plain search)")
+	variants := fs.String("variants", "alice", "comma-separated pychess variants to accept (known: "+strings.Join(pychess.VariantNames(), ", ")+")")
+	maxGames := fs.Int("max-games", 1, "most games played at once (each has its own search)")
+	minTC := fs.String("min-tc", "1+0", "fastest time control accepted, MINUTES+SECONDS (compared by base + 40 increments, as pychess classes speeds)")
+	maxTC := fs.String("max-tc", "60+60", "slowest time control accepted (\"\": no limit)")
+	pgnDir := fs.String("pgn-dir", "pychess-games", "folder for each finished game's PGN (\"\": keep none)")
+	visits := fs.Int("visits", 0, "most visits per move (0: as many as the clock allows)")
+	threads := fs.Int("threads", 1, "search threads per game")
+	overhead := fs.Duration("move-overhead", pychess.DefaultOverhead, "time kept back per move for the trip to the server")
+	upgrade := fs.Bool("upgrade", false, "make the account a BOT account and exit (only for an account that never played a game; cannot be undone)")
+	verbose := fs.Bool("v", false, "log every move")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: alicezero pychess [flags]\n\nPlays on pychess.org as a BOT: accepts challenges that fit, plays them with\nthe engine, and writes each game as PGN. Stop it with Ctrl-C; games in\nprogress are resumed when it starts again.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return errUsage
+	}
+	if *token == "" {
+		*token = os.Getenv(pychessTokenEnv)
+	}
+	if *token == "" {
+		return fmt.Errorf("no API token: give --token or set %s (see README, \"Playing on pychess.org\")", pychessTokenEnv)
+	}
+	level := slog.LevelInfo
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+
+	names := strings.Split(*variants, ",")
+	for i := range names {
+		names[i] = strings.TrimSpace(names[i])
+	}
+	client, err := pychess.NewClient(*server, *token, pychess.ClientOptions{Variants: names, Logger: log, UserAgent: "alicezero-pychess"})
+	if err != nil {
+		return err
+	}
+	if *upgrade {
+		if err := client.UpgradeToBot(ctx); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, "the account is now a BOT account")
+		return nil
+	}
+
+	cfg := pychess.Config{
+		Variants: names, MaxGames: *maxGames, PGNDir: *pgnDir, Logger: log,
+		Clock: pychess.Clock{Overhead: *overhead},
+	}
+	if cfg.MinTC, err = pychess.ParseTimeControl(*minTC); err != nil {
+		return fmt.Errorf("--min-tc: %w", err)
+	}
+	if *maxTC != "" {
+		if cfg.MaxTC, err = pychess.ParseTimeControl(*maxTC); err != nil {
+			return fmt.Errorf("--max-tc: %w", err)
+		}
+	}
+	if *maxGames < 1 {
+		return fmt.Errorf("--max-games must be at least 1, got %d", *maxGames)
+	}
+	if *visits < 0 {
+		return fmt.Errorf("--visits must not be negative, got %d", *visits)
+	}
+	pool := &enginePool{visits: *visits}
+	bot, err := pychess.New(client, pool, cfg)
+	if err != nil {
+		return err
+	}
+	if err := pool.start(*maxGames, engine.Options{Weights: *weights, Threads: *threads}); err != nil {
+		return err
+	}
+	defer pool.Close()
+	log.Info("engine ready", "network", pool.network)
+	return bot.Run(ctx)
+}
+
+// enginePool is the bot's pychess.Engine: a fixed set of engines, one per
+// game played at once (an engine.Engine serves one game at a time), each
+// lent to one search.
+type enginePool struct {
+	free    chan *engine.Engine
+	all     []*engine.Engine
+	visits  int
+	network string
+}
+
+// start builds n engines and loads their network now, so that a bad
+// --weights stops the command before it accepts a game.
+func (p *enginePool) start(n int, opts engine.Options) error {
+	p.free = make(chan *engine.Engine, n)
+	for range n {
+		e, err := engine.New(opts)
+		if err == nil {
+			err = e.Ready()
+		}
+		if err != nil {
+			if e != nil {
+				_ = e.Close() // the error below is what matters
+			}
+			p.Close()
+			return err
+		}
+		p.all = append(p.all, e)
+		p.free <- e
+	}
+	p.network = p.all[0].Network()
+	return nil
+}
+
+// Close releases the engines.
+func (p *enginePool) Close() {
+	for _, e := range p.all {
+		_ = e.Close() // nothing is left to do with an engine that fails to close
+	}
+	p.all = nil
+}
+
+// Move searches req's position within its budget on a free engine.
+func (p *enginePool) Move(ctx context.Context, req pychess.MoveRequest) (pychess.MoveReply, error) {
+	var e *engine.Engine
+	select {
+	case e = <-p.free:
+	case <-ctx.Done():
+		return pychess.MoveReply{}, ctx.Err()
+	}
+	defer func() { p.free <- e }()
+	if o := e.Options(); o.Variant != req.Variant {
+		o.Variant = req.Variant
+		if err := e.SetOptions(o); err != nil {
+			return pychess.MoveReply{}, err
+		}
+	}
+	if err := e.SetPosition(req.StartFEN, req.Moves); err != nil {
+		return pychess.MoveReply{}, err
+	}
+	res, err := goSafely(ctx, e, e.Position(), engine.Limits{MoveTime: req.Budget, Nodes: p.visits}, nil)
+	switch {
+	case res.BestMove == env.NoMove:
+		return pychess.MoveReply{}, errors.Join(errors.New("the engine found no move"), err)
+	case err != nil && res.Nodes == 0:
+		return pychess.MoveReply{}, err
+	}
+	return pychess.MoveReply{Move: res.BestMove.UCI(), Value: float64(res.RootValue), HasValue: res.Nodes > 0}, nil
+}

@@ -1,0 +1,20 @@
+// Package pychess plays on pychess.org as a bot, through its BOT API: a
+// lichess-style HTTP API with an event stream (challenges, game starts)
+// and one stream per game (moves and clocks), both newline-delimited JSON.
+//
+// Client speaks the API: it reads the streams (tolerating blank keep-alive
+// lines, dropping over-long or malformed lines with a logged warning) and
+// sends accepts, declines, moves and aborts. Bot runs a bot on a Client:
+//
+//	c, err := pychess.NewClient(pychess.DefaultServer, token, pychess.ClientOptions{Variants: []string{"alice"}})
+//	b, err := pychess.New(c, engine, pychess.Config{MaxGames: 2, PGNDir: "games"})
+//	err = b.Run(ctx) // until ctx ends
+//
+// It accepts the challenges that fit its variants, time controls and free
+// game slots, plays several games at once, budgets each move from the
+// clock (Clock), applies a draw rule (DrawRule), reconnects dropped
+// streams with exponential backoff and jitter (Backoff), and writes each
+// finished game as PGN. The engine is anything with a Move method
+// (Engine). The payload shapes it reads are recorded, with the server
+// code they come from, in testdata/README.md.
+package pychess

@@ -1,0 +1,197 @@
+package pychess
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestLineReader(t *testing.T) {
+	long := strings.Repeat("x", 100)
+	in := "\n\r\n" + `{"a":1}` + "\r\n\n   \n" + long + "\n" + `{"b":2}` + "\n" + "\n"
+	lr := newLineReader(strings.NewReader(in), 50)
+	var got []string
+	var tooLong int
+	for {
+		line, err := lr.next()
+		if errors.Is(err, errLineTooLong) {
+			tooLong++
+			if !strings.HasPrefix(string(line), "xxx") {
+				t.Errorf("an over-long line's start is %q", line)
+			}
+			continue
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(line))
+	}
+	if strings.Join(got, "|") != `{"a":1}|{"b":2}` || tooLong != 1 {
+		t.Errorf("lines %q, %d over-long; want the two objects and 1", got, tooLong)
+	}
+
+	lr = newLineReader(strings.NewReader(`{"a":1}`+"\n"+`{"b":`), 50)
+	if _, err := lr.next(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lr.next(); !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("a stream cut inside a line gave %v, want io.ErrUnexpectedEOF", err)
+	}
+	lr = newLineReader(strings.NewReader(long), 50)
+	if _, err := lr.next(); !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("a stream cut inside an over-long line gave %v, want io.ErrUnexpectedEOF", err)
+	}
+}
+
+func TestBackoffDelay(t *testing.T) {
+	b := Backoff{Initial: 100 * time.Millisecond, Max: time.Second, Factor: 2, Jitter: 0.5, Rand: func() float64 { return 0 }}
+	want := []time.Duration{100, 200, 400, 800, 1000, 1000}
+	for n, w := range want {
+		if got := b.Delay(n); got != w*time.Millisecond {
+			t.Errorf("Delay(%d) = %v, want %v", n, got, w*time.Millisecond)
+		}
+	}
+	b.Rand = func() float64 { return 0.5 }
+	if got := b.Delay(2); got != 300*time.Millisecond {
+		t.Errorf("with jitter 0.5 and rand 0.5, Delay(2) = %v, want 300ms", got)
+	}
+	// Real randomness stays within [half, whole].
+	b.Rand = nil
+	for range 100 {
+		if d := b.Delay(3); d < 400*time.Millisecond || d > 800*time.Millisecond {
+			t.Fatalf("Delay(3) = %v, outside [400ms, 800ms]", d)
+		}
+	}
+}
+
+func TestClockBudget(t *testing.T) {
+	c := Clock{Overhead: 300 * time.Millisecond, MovesToGo: 30, MinBudget: 10 * time.Millisecond}
+	ms := time.Millisecond
+	tests := []struct {
+		name           string
+		ply            int
+		left, inc, lag time.Duration
+		want           time.Duration
+	}{
+		{"5+3", 10, 5 * time.Minute, 3 * time.Second, 0, (5*time.Minute-300*ms)/30 + 2250*ms},
+		{"5+3, first move", 0, 5 * time.Minute, 3 * time.Second, 0, 10 * time.Second},
+		{"60+0, first moves", 1, time.Hour, 0, 0, 10 * time.Second},
+		{"60+0, third move", 2, time.Hour, 0, 0, (time.Hour - 300*ms) / 30},
+		{"lag counts", 10, 5 * time.Minute, 0, 29*time.Second + 700*ms, 9 * time.Second},
+		{"a big increment is capped at a quarter", 10, 2 * time.Second, 10 * time.Second, 0, 425 * ms},
+		{"nearly out of time", 10, 305 * ms, 0, 0, 10 * ms},
+		{"out of time", 10, 100 * ms, 0, 0, 10 * ms},
+		{"lag beyond the clock", 10, time.Second, 0, 2 * time.Second, 10 * ms},
+	}
+	for _, tt := range tests {
+		if got := c.Budget(tt.ply, tt.left, tt.inc, tt.lag); got != tt.want {
+			t.Errorf("%s: Budget(%d, %v, %v, %v) = %v, want %v", tt.name, tt.ply, tt.left, tt.inc, tt.lag, got, tt.want)
+		}
+	}
+	if got := (Clock{}).Budget(10, time.Minute, 0, 0); got != (time.Minute-DefaultOverhead)/DefaultMovesToGo {
+		t.Errorf("the zero Clock gives %v", got)
+	}
+}
+
+func TestDrawRule(t *testing.T) {
+	r := DrawRule{MinPly: 10, MaxValue: 0.1, Streak: 3}
+	tests := []struct {
+		name    string
+		ply     int
+		values  []float64
+		offered bool
+		want    bool
+	}{
+		{"too early", 9, []float64{0, 0, 0}, true, false},
+		{"a streak of small values: offer", 10, []float64{0.9, 0.05, -0.1, 0}, false, true},
+		{"the streak is broken", 10, []float64{0, 0.2, 0, 0}, false, false},
+		{"too short a streak to offer", 20, []float64{0, 0}, false, false},
+		{"an offer needs the current value only", 20, []float64{0.8, 0.02}, true, true},
+		{"an offer when the bot stands well", 20, []float64{0, 0.3}, true, false},
+		{"an offer when the bot stands badly", 20, []float64{0, -0.3}, true, false},
+		{"no values", 20, nil, true, false},
+	}
+	for _, tt := range tests {
+		if got := r.Want(tt.ply, tt.values, tt.offered); got != tt.want {
+			t.Errorf("%s: Want = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	if (DrawRule{MaxValue: -1}).Want(500, []float64{0, 0, 0, 0, 0, 0}, true) {
+		t.Error("a negative MaxValue still agrees to draws")
+	}
+	if !(DrawRule{}).Want(DefaultDrawMinPly, []float64{0, 0, 0, 0, 0}, false) {
+		t.Error("the default rule does not offer after five level moves at its first ply")
+	}
+}
+
+func TestParseTimeControl(t *testing.T) {
+	good := map[string]TimeControl{
+		"5+3":   {Type: "clock", Limit: 300, Increment: 3},
+		"0.5+0": {Type: "clock", Limit: 30, Increment: 0},
+		" 1+2 ": {Type: "clock", Limit: 60, Increment: 2},
+	}
+	for s, want := range good {
+		if got, err := ParseTimeControl(s); err != nil || got != want {
+			t.Errorf("ParseTimeControl(%q) = %+v, %v; want %+v", s, got, err, want)
+		}
+	}
+	for _, s := range []string{"", "5", "5+", "+3", "a+b", "-1+0", "1+-2", "Inf+0", "NaN+0"} {
+		if _, err := ParseTimeControl(s); err == nil {
+			t.Errorf("ParseTimeControl(%q) gave no error", s)
+		}
+	}
+}
+
+func TestNewClientChecksArguments(t *testing.T) {
+	for _, s := range []string{"", "pychess.org", "ftp://x", "https://"} {
+		if _, err := NewClient(s, "tok", ClientOptions{}); err == nil {
+			t.Errorf("server %q accepted", s)
+		}
+	}
+	for _, tok := range []string{"", "a b", "a\nb"} {
+		_, err := NewClient(DefaultServer, tok, ClientOptions{})
+		if err == nil {
+			t.Errorf("token %q accepted", tok)
+		} else if tok != "" && strings.Contains(err.Error(), tok) {
+			t.Errorf("the error shows the token: %v", err)
+		}
+	}
+}
+
+// A stream that stays open but sends nothing, not even pings, is given up
+// after the idle timeout, so that the bot reconnects.
+func TestClientDropsASilentStream(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/x-ndjson")
+		w.WriteHeader(http.StatusOK)
+		w.(http.Flusher).Flush()
+		_, _ = io.WriteString(w, pingLine+"\n")
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	defer srv.Close()
+	c, err := NewClient(srv.URL, "tok", ClientOptions{IdleTimeout: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	var pings int
+	err = c.StreamEvents(context.Background(), func(ev Event) bool {
+		pings++
+		return true
+	})
+	if !errors.Is(err, ErrIdle) || pings != 1 {
+		t.Errorf("StreamEvents returned %v after %d pings, want ErrIdle after 1", err, pings)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("it took %v to give up", d)
+	}
+}
