@@ -31,6 +31,13 @@ func (p *Position) Snapshot() Snapshot {
 // does for the position it was taken from.
 func (sn *Snapshot) Encode(dst []float32) { encodeState(&sn.s, int(sn.reps), dst) }
 
+// LegalMask is Position.LegalMask of the position the snapshot was taken
+// from: the training target's mask of legal moves. It allocates nothing.
+func (sn *Snapshot) LegalMask(mask []float32) int {
+	p := Position{state: sn.s}
+	return p.LegalMask(mask)
+}
+
 // SideToMove returns the colour to move in the snapshot.
 func (sn *Snapshot) SideToMove() Colour { return sn.s.side }
 

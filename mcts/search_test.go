@@ -75,14 +75,14 @@ func checkDistribution(t *testing.T, p *env.Position, v []float32) {
 	if len(v) != env.PolicySize {
 		t.Fatalf("Visits has %d entries, want %d", len(v), env.PolicySize)
 	}
-	legal := make([]bool, env.PolicySize)
+	legal := make([]float32, env.PolicySize)
 	p.LegalMask(legal)
 	var sum float64
 	for i, x := range v {
 		if x < 0 || math.IsNaN(float64(x)) {
 			t.Fatalf("Visits[%d] = %v", i, x)
 		}
-		if x > 0 && !legal[i] {
+		if x > 0 && legal[i] == 0 {
 			t.Fatalf("Visits[%d] = %v on an illegal move", i, x)
 		}
 		sum += float64(x)
