@@ -529,7 +529,7 @@ func (r *runner) trainSteps(ctx context.Context, it, newPositions int, m *Metric
 			return err
 		}
 		batch.Fill(samples, rng, float32(t.ValueQWeight))
-		l, err := r.trainer.Step(batch.Planes, batch.Policy, batch.WDL)
+		l, err := r.trainer.Step(batch.Planes, batch.Policy, batch.Legal, batch.WDL)
 		if err != nil {
 			return fmt.Errorf("training step %d: %w", done+1, err)
 		}

@@ -194,7 +194,7 @@ func testWeightsCfg(t testing.TB, cfg model.Config, seed uint64) *model.Weights 
 	}
 	x := seed*2654435761 + 1
 	for _, p := range w.Params() {
-		scale := map[string]float32{"policy.fc.w": 20, "value.fc2.w": 4}[p.Name]
+		scale := map[string]float32{"policy.logits.w": 20, "value.fc2.w": 4}[p.Name]
 		for i := range p.Data {
 			if scale != 0 {
 				p.Data[i] *= scale
