@@ -60,23 +60,27 @@ func (t MoveType) String() string {
 	case t.Files != 0 && t.Ranks != 0 && abs(t.Files) != abs(t.Ranks):
 		return fmt.Sprintf("knight %+d%+d", t.Files, t.Ranks)
 	}
-	d := max(abs(t.Files), abs(t.Ranks))
-	for i, v := range queenDirs {
-		if v == [2]int{t.Files / d, t.Ranks / d} {
-			return fmt.Sprintf("queen-like %s %d", queenDirNames[i], d)
-		}
-	}
-	return fmt.Sprintf("move %+d%+d", t.Files, t.Ranks)
+	dir := [3][3]string{{"SW", "W", "NW"}, {"S", "", "N"}, {"SE", "E", "NE"}}[sign(t.Files)+1][sign(t.Ranks)+1]
+	return fmt.Sprintf("queen-like %s %d", dir, max(abs(t.Files), abs(t.Ranks)))
 }
 
+// queenDirs are the (files, ranks) steps of the queen-like planes, in plane
+// order: N, NE, E, SE, S, SW, W, NW. knightJumps are the (files, ranks)
+// jumps of the knight planes.
 var (
-	// queenDirs are the (files, ranks) steps of the queen-like planes, in
-	// plane order, with their names.
-	queenDirs     = [8][2]int{{0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}}
-	queenDirNames = [8]string{"N", "NE", "E", "SE", "S", "SW", "W", "NW"}
-	// knightJumps are the (files, ranks) jumps of the knight planes.
+	queenDirs   = [8][2]int{{0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}}
 	knightJumps = [8][2]int{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}}
 )
+
+func sign(x int) int {
+	switch {
+	case x < 0:
+		return -1
+	case x > 0:
+		return 1
+	}
+	return 0
+}
 
 func abs(x int) int {
 	if x < 0 {

@@ -65,6 +65,14 @@ func TestPolicyLayoutIsABijection(t *testing.T) {
 	if l.Size() != PolicySize || l.Planes() != PolicyPlanes || l.Height()*l.Width() != PlaneSize {
 		t.Fatalf("layout %s: %d planes of %d×%d, size %d", l.Name(), l.Planes(), l.Height(), l.Width(), l.Size())
 	}
+	planeNames := map[string]bool{}
+	for p := range l.Planes() {
+		s := l.MoveType(p).String()
+		if planeNames[s] {
+			t.Fatalf("two planes are described as %q", s)
+		}
+		planeNames[s] = true
+	}
 	names := map[string]int{}
 	for i := 0; i < PolicySize; i++ {
 		s := l.UCI(i)
