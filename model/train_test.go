@@ -348,12 +348,7 @@ func TestTrainConfigJSON(t *testing.T) {
 // by about the bias.
 func TestPolicyLossIgnoresIllegalLogits(t *testing.T) {
 	const n, plane = 4, 40
-	w := mustWeights(t, mustPreset(t, "tiny"), 17)
-	tr, err := NewTrainer(w, smallTrainConfig(n))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr.Close()
+	w, tr := tinyTrainer(t, n, 17)
 	rng := rand.New(rand.NewPCG(18, 18))
 	planes := randomPlanes(rng, n)
 	pol, mask, wdl := randomTargets(rng, n)
@@ -399,12 +394,7 @@ func TestPolicyLossIgnoresIllegalLogits(t *testing.T) {
 // network's own softmax over the legal moves.
 func TestPolicyKL(t *testing.T) {
 	const n = 5
-	w := mustWeights(t, mustPreset(t, "tiny"), 19)
-	tr, err := NewTrainer(w, smallTrainConfig(n))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr.Close()
+	w, tr := tinyTrainer(t, n, 19)
 	rng := rand.New(rand.NewPCG(20, 20))
 	for range 5 {
 		planes := randomPlanes(rng, n)
@@ -449,4 +439,17 @@ func TestPolicyKL(t *testing.T) {
 	if kl := l.Policy - l.PolicyEntropy; math.Abs(kl) > 1e-5 {
 		t.Errorf("target = the net's legal policy: loss %v, entropy %v, KL %v, want 0", l.Policy, l.PolicyEntropy, kl)
 	}
+}
+
+// tinyTrainer returns fresh tiny weights and a trainer of batch n over
+// them, closed when the test ends.
+func tinyTrainer(t *testing.T, n int, seed uint64) (*Weights, *Trainer) {
+	t.Helper()
+	w := mustWeights(t, mustPreset(t, "tiny"), seed)
+	tr, err := NewTrainer(w, smallTrainConfig(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tr.Close() })
+	return w, tr
 }
