@@ -203,7 +203,7 @@ func fillMagics(magics *[64]magic, numbers *[64]uint64, table []uint64, dirs [4]
 func fillAttackTables() {
 	for s := Square(0); s < 64; s++ {
 		f, r := s.File(), s.Rank()
-		for _, d := range [8][2]int{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}} {
+		for _, d := range knightJumps {
 			if nf, nr := f+d[0], r+d[1]; nf >= 0 && nf < 8 && nr >= 0 && nr < 8 {
 				knightAttacks[s] |= bit(SquareAt(nf, nr))
 			}

@@ -1,6 +1,8 @@
 // Package env is the Alice Chess environment: the rules of the game on two
 // boards, legal move generation, game status, the interchange formats (FEN,
-// UCI moves, SAN, PGN) and the tensor encoding the network reads.
+// UCI moves, SAN, PGN), the tensor encoding the network reads (planes.go)
+// and the policy layout it writes (policy.go: move-type planes over the
+// from-squares, Variant.Policy).
 //
 // A Position holds both boards as one set of bitboards plus a board bit per
 // square: a square is never occupied on both boards at once, so a position

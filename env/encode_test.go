@@ -17,7 +17,14 @@ func TestEncodeStartAndAfterE4(t *testing.T) {
 	x := make([]float32, InputSize)
 	p := NewPosition(Alice)
 	p.Encode(x)
-	wantSums := map[int]float32{0: 8, 1: 2, 2: 2, 3: 2, 4: 1, 5: 1, 6: 8, 11: 1, 12: 0, 26: 0, 27: 64, 28: 64, 29: 64, 30: 64, 31: 0, 33: 64}
+	// White attacks 22 squares of board A at the start (the third rank
+	// and 14 squares behind it), as does Black; nothing stands on B.
+	wantSums := map[int]float32{
+		0: 8, 1: 2, 2: 2, 3: 2, 4: 1, 5: 1, 6: 8, 11: 1, 12: 0,
+		24: 22, 25: 22, 26: 0, 27: 0,
+		PlaneCastling: 64, PlaneCastling + 1: 64, PlaneCastling + 2: 64, PlaneCastling + 3: 64,
+		PlaneHalfmove: 0, PlaneOnes: 64,
+	}
 	for plane, want := range wantSums {
 		if got := planeSum(x, plane); got != want {
 			t.Errorf("start: plane %d sums to %v, want %v", plane, got, want)
@@ -33,7 +40,7 @@ func TestEncodeStartAndAfterE4(t *testing.T) {
 	}
 	p.Encode(x)
 	e4mirror := int(SquareAt(4, 3) ^ 56)
-	if x[(12+6+0)*PlaneSize+e4mirror] != 1 {
+	if x[PiecePlane(BoardB, false, Pawn)*PlaneSize+e4mirror] != 1 {
 		t.Error("after e4: their pawn on board B, mirrored, is missing")
 	}
 	if got := planeSum(x, 0); got != 8 {
@@ -42,16 +49,57 @@ func TestEncodeStartAndAfterE4(t *testing.T) {
 	if x[(0)*PlaneSize+int(SquareAt(4, 1))] != 1 {
 		t.Error("after e4: black's e7 pawn should be at e2 from black's view")
 	}
-	if planeSum(x, 26) != 64 || planeSum(x, 31) != 0 {
-		t.Errorf("after e4: colour plane %v, halfmove plane %v", planeSum(x, 26), planeSum(x, 31))
+	// Their pawn on B attacks d5 and f5 there: d4 and f4 from Black's view.
+	if got := planeSum(x, AttackPlane(BoardB, false)); got != 2 ||
+		x[AttackPlane(BoardB, false)*PlaneSize+int(SquareAt(3, 3))] != 1 || x[AttackPlane(BoardB, false)*PlaneSize+int(SquareAt(5, 3))] != 1 {
+		t.Errorf("after e4: their attacks on B sum to %v, want d4 and f4", got)
+	}
+	if planeSum(x, PlaneHalfmove) != 0 {
+		t.Errorf("after e4: halfmove plane %v", planeSum(x, PlaneHalfmove))
 	}
 	// A knight move starts the halfmove clock.
 	if _, err := p.PlayUCI([]string{"g8f6"}); err != nil {
 		t.Fatal(err)
 	}
 	p.Encode(x)
-	if got := x[31*PlaneSize+17]; got != 0.01 {
+	if got := x[PlaneHalfmove*PlaneSize+17]; got != 0.01 {
 		t.Errorf("after Nf6: halfmove plane holds %v, want 0.01", got)
+	}
+}
+
+// TestEncodeAttackPlanesMatchAttackTest checks the attack planes square by
+// square against the generator's own attack test (another implementation:
+// one square at a time, from the square's side), on random positions of
+// both variants.
+func TestEncodeAttackPlanesMatchAttackTest(t *testing.T) {
+	x := make([]float32, InputSize)
+	checked := 0
+	for _, v := range Variants() {
+		for _, p := range randomPositions(t, v, 20, 5, 13) {
+			p.Encode(x)
+			us := p.SideToMove()
+			for b := BoardA; b <= BoardB; b++ {
+				mask := p.boardMask(b)
+				occ := (p.colours[White] | p.colours[Black]) & mask
+				for _, c := range [2]Colour{us, us.Other()} {
+					plane := AttackPlane(b, c == us)
+					for sq := Square(0); sq < 64; sq++ {
+						view := sq
+						if us == Black {
+							view ^= 56
+						}
+						want := p.attacked(sq, occ, p.colours[c]&mask, c)
+						if got := x[plane*PlaneSize+int(view)] == 1; got != want {
+							t.Fatalf("%s: %s attacks on board %s at %s: plane says %v, attack test %v", p.FEN(), c, b, sq, got, want)
+						}
+						checked++
+					}
+				}
+			}
+		}
+	}
+	if checked < 50000 {
+		t.Fatalf("only %d squares checked", checked)
 	}
 }
 
@@ -68,7 +116,7 @@ func TestEncodeRepetitionPlanes(t *testing.T) {
 		if round >= 2 {
 			want2 = 64
 		}
-		if planeSum(x, 24) != want1 || planeSum(x, 25) != want2 {
+		if planeSum(x, PlaneRepetitions) != want1 || planeSum(x, PlaneRepetitions+1) != want2 {
 			t.Fatalf("round %d: repetition planes %v %v", round, planeSum(x, 24), planeSum(x, 25))
 		}
 		if round < 2 {

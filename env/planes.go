@@ -5,28 +5,74 @@ package env
 // Black is to move the board is mirrored top to bottom (square sq becomes
 // sq^56) and the colours are swapped, so "us" is always the side to move and
 // always plays up the board. Square 0 is a1 (from that perspective), 63 h8.
+// The real colour is not shown: the rules are colour-symmetric (the colour
+// flip maps legal play to legal play), so it carries no information.
 //
 //	plane  meaning
 //	0–5    our pawns, knights, bishops, rooks, queens, king on board A
 //	6–11   their pawns … king on board A
 //	12–17  our pawns … king on board B
 //	18–23  their pawns … king on board B
-//	24     1 everywhere if this position occurred once before
-//	25     1 everywhere if it occurred twice before
-//	26     1 everywhere if Black is to move (the real colour)
-//	27     1 everywhere if we may castle king side
-//	28     1 everywhere if we may castle queen side
-//	29     1 everywhere if they may castle king side
-//	30     1 everywhere if they may castle queen side
-//	31     halfmove clock / 100 everywhere
-//	32     the en-passant target square (alice-ep only), one-hot
-//	33     1 everywhere (lets convolutions see the board's edge)
+//	24     squares of board A attacked by our pieces standing on board A
+//	25     squares of board A attacked by their pieces standing on board A
+//	26     squares of board B attacked by our pieces standing on board B
+//	27     squares of board B attacked by their pieces standing on board B
+//	28     1 everywhere if this position occurred once before
+//	29     1 everywhere if it occurred twice before
+//	30     1 everywhere if we may castle king side
+//	31     1 everywhere if we may castle queen side
+//	32     1 everywhere if they may castle king side
+//	33     1 everywhere if they may castle queen side
+//	34     halfmove clock / 100 everywhere (capped at 1)
+//	35     the en-passant target square (alice-ep only), one-hot
+//	36     1 everywhere (lets convolutions see the board's edge)
+//
+// A square is attacked in the ordinary chess sense on its board (pawns
+// attack diagonally forward, sliders stop at the first man of that board),
+// whoever stands on it: what gives check, and what a capture on that board
+// needs. The attack planes spare a small network the work of finding
+// hanging pieces and checks from the piece planes alone.
 const (
-	NumPlanes  = 34
-	PlaneSize  = 64
-	InputSize  = NumPlanes * PlaneSize
-	PolicySize = 1858 // see policy.go for the index ↔ move table
+	// PlanePieces is the first piece plane: board·12 + side·6 + kind, side
+	// 0 for ours and 1 for theirs.
+	PlanePieces = 0
+	// PlaneAttacks is the first attack plane: PlaneAttacks + board·2 + side.
+	PlaneAttacks = 24
+	// PlaneRepetitions is the first of the two repetition planes.
+	PlaneRepetitions = 28
+	// PlaneCastling is the first of the four castling planes (ours king
+	// side, ours queen side, theirs king side, theirs queen side).
+	PlaneCastling = 30
+	// PlaneHalfmove is the halfmove-clock plane.
+	PlaneHalfmove = 34
+	// PlaneEnPassant is the en-passant plane.
+	PlaneEnPassant = 35
+	// PlaneOnes is the constant plane of ones.
+	PlaneOnes = 36
+
+	NumPlanes = 37
+	PlaneSize = 64
+	InputSize = NumPlanes * PlaneSize
 	// Value heads report win, draw, loss probabilities in this order, from
 	// the side to move's point of view.
 	WDLSize = 3
 )
+
+// PiecePlane returns the plane of kind k on board b, ours (the side to
+// move's) or theirs.
+func PiecePlane(b Board, ours bool, k Kind) int {
+	return PlanePieces + int(b)*12 + sideOffset(ours)*6 + int(k)
+}
+
+// AttackPlane returns the plane of the squares of board b attacked by our
+// (the side to move's) or their pieces standing on b.
+func AttackPlane(b Board, ours bool) int {
+	return PlaneAttacks + int(b)*2 + sideOffset(ours)
+}
+
+func sideOffset(ours bool) int {
+	if ours {
+		return 0
+	}
+	return 1
+}

@@ -1,10 +1,16 @@
 package env
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestPolicyMapCoversEveryLegalMoveOnce(t *testing.T) {
 	seen := 0
+	mask := make([]float32, PolicySize)
+	snapMask := make([]float32, PolicySize)
 	for _, v := range Variants() {
+		l := v.Policy()
 		for _, p := range randomPositions(t, v, 60, 3, 7) {
 			var ml MoveList
 			p.LegalMoves(&ml)
@@ -18,7 +24,7 @@ func TestPolicyMapCoversEveryLegalMoveOnce(t *testing.T) {
 					t.Fatalf("%s: moves %s and %s share index %d", p.FEN(), prev, m, i)
 				}
 				used[i] = m
-				from, to, promo, ok := PolicyMove(i)
+				from, to, promo, ok := l.Move(i)
 				if p.SideToMove() == Black {
 					from, to = from^56, to^56
 				}
@@ -31,18 +37,17 @@ func TestPolicyMapCoversEveryLegalMoveOnce(t *testing.T) {
 				}
 				seen++
 			}
-			mask := make([]bool, PolicySize)
 			if n := p.LegalMask(mask); n != ml.N {
 				t.Fatalf("LegalMask counted %d moves, want %d", n, ml.N)
 			}
-			count := 0
-			for _, b := range mask {
-				if b {
-					count++
+			for i, x := range mask {
+				if _, legal := used[i]; x != 0 && (x != 1 || !legal) || x == 0 && legal {
+					t.Fatalf("%s: mask[%d] = %v, legal %v", p.FEN(), i, x, legal)
 				}
 			}
-			if count != ml.N {
-				t.Fatalf("mask has %d entries set, want %d", count, ml.N)
+			sn := p.Snapshot()
+			if n := sn.LegalMask(p.Variant(), snapMask); n != ml.N || !slices.Equal(mask, snapMask) {
+				t.Fatalf("%s: the snapshot's mask (%d moves) differs from the position's", p.FEN(), n)
 			}
 		}
 	}
@@ -51,27 +56,110 @@ func TestPolicyMapCoversEveryLegalMoveOnce(t *testing.T) {
 	}
 }
 
-func TestPolicyTableIsABijection(t *testing.T) {
+// TestPolicyLayoutIsABijection checks that every index naming a move maps
+// back to itself, for White and (mirrored) for Black, that no two name the
+// same move, and that exactly the 1858 moves a queen, a knight or an
+// under-promoting pawn can make on an empty board have indices.
+func TestPolicyLayoutIsABijection(t *testing.T) {
+	l := Alice.Policy()
+	if l.Size() != PolicySize || l.Planes() != PolicyPlanes || l.Height()*l.Width() != PlaneSize {
+		t.Fatalf("layout %s: %d planes of %d×%d, size %d", l.Name(), l.Planes(), l.Height(), l.Width(), l.Size())
+	}
+	planeNames := map[string]bool{}
+	for p := range l.Planes() {
+		s := l.MoveType(p).String()
+		if planeNames[s] {
+			t.Fatalf("two planes are described as %q", s)
+		}
+		planeNames[s] = true
+	}
 	names := map[string]int{}
 	for i := 0; i < PolicySize; i++ {
-		s := PolicyUCI(i)
+		s := l.UCI(i)
+		from, to, promo, ok := l.Move(i)
+		if !ok {
+			if s != "" {
+				t.Fatalf("index %d names no move but is written %q", i, s)
+			}
+			continue
+		}
 		if prev, dup := names[s]; dup {
 			t.Fatalf("indices %d and %d are both %s", prev, i, s)
 		}
 		names[s] = i
-		from, to, promo, _ := PolicyMove(i)
 		m := newMove(from, to)
 		if promo != NoKind {
 			m = newPromotion(from, to, promo)
 		}
-		if got := PolicyIndex(m, White); got != i {
+		if got := l.Index(m, White); got != i {
 			t.Fatalf("index %d (%s) maps back to %d", i, s, got)
 		}
-		if got := PolicyIndex(ColourFlip.Move(m), Black); got != i {
+		if got := l.Index(ColourFlip.Move(m), Black); got != i {
 			t.Fatalf("index %d (%s) for Black maps back to %d", i, s, got)
 		}
 	}
-	if _, _, _, ok := PolicyMove(PolicySize); ok {
-		t.Fatal("PolicyMove accepted an index out of range")
+	if len(names) != 1858 {
+		t.Fatalf("%d indices name moves, want 1858", len(names))
+	}
+	for _, i := range []int{-1, PolicySize} {
+		if _, _, _, ok := l.Move(i); ok || l.UCI(i) != "" {
+			t.Fatalf("index %d out of range was accepted", i)
+		}
+	}
+}
+
+// TestPolicyIndicesAsDocumented pins the documented order of the planes
+// (policy.go) on examples, so that exported models' users can rely on it.
+func TestPolicyIndicesAsDocumented(t *testing.T) {
+	cases := []struct {
+		fen   string
+		uci   string
+		index int
+		plane string
+	}{
+		{StartFEN, "e2e4", 1*64 + 12, "queen-like N 2"},
+		{StartFEN, "g1f3", 63*64 + 6, "knight -1+2"},
+		{StartFEN, "b1c3", 56*64 + 1, "knight +1+2"},
+		{"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "e7e5", 1*64 + 12, "queen-like N 2"},
+		{"4k3/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", 15*64 + 4, "queen-like E 2"},
+		{"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "e1c1", 43*64 + 4, "queen-like W 2"},
+		{"4k3/8/8/8/8/8/8/4K2R w - - 0 1", "h1h8", 6*64 + 7, "queen-like N 7"},
+		{"4k3/8/8/8/8/8/8/4KB2 w - - 0 1", "f1a6", 53*64 + 5, "queen-like NW 5"},
+		{"1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7a8q", 0*64 + 48, "queen-like N 1"},
+		{"1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7b8q", 7*64 + 48, "queen-like NE 1"},
+		{"1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7a8n", 65*64 + 48, "under-promotion to knight, straight"},
+		{"1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7b8r", 72*64 + 48, "under-promotion to rook, capture towards the h-file"},
+		{"4k3/8/8/8/8/8/1p6/N3K3 b - - 0 1", "b2a1b", 67*64 + 49, "under-promotion to bishop, capture towards the a-file"},
+		{"4k3/8/8/8/8/8/1p6/N3K3 b - - 0 1", "b2b1q", 0*64 + 49, "queen-like N 1"},
+	}
+	for _, c := range cases {
+		p, err := ParseFEN(c.fen, Alice)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := p.ParseUCI(c.uci)
+		if err != nil {
+			t.Fatalf("%s in %s: %v", c.uci, c.fen, err)
+		}
+		i := p.PolicyIndex(m)
+		if i != c.index {
+			t.Errorf("%s in %s: index %d (plane %d, square %d), want %d", c.uci, c.fen, i, i/64, i%64, c.index)
+			continue
+		}
+		if got := p.Variant().Policy().MoveType(i / 64).String(); got != c.plane {
+			t.Errorf("%s: plane %d is %q, want %q", c.uci, i/64, got, c.plane)
+		}
+	}
+}
+
+func TestLegalMaskAllocatesNothing(t *testing.T) {
+	p := randomPositions(t, AliceEP, 1, 17, 3)[2]
+	sn := p.Snapshot()
+	mask := make([]float32, PolicySize)
+	if a := testing.AllocsPerRun(50, func() { p.LegalMask(mask) }); a != 0 {
+		t.Errorf("Position.LegalMask: %v allocations", a)
+	}
+	if a := testing.AllocsPerRun(50, func() { sn.LegalMask(AliceEP, mask) }); a != 0 {
+		t.Errorf("Snapshot.LegalMask: %v allocations", a)
 	}
 }

@@ -31,6 +31,16 @@ func (p *Position) Snapshot() Snapshot {
 // does for the position it was taken from.
 func (sn *Snapshot) Encode(dst []float32) { encodeState(&sn.s, int(sn.reps), dst) }
 
+// LegalMask is Position.LegalMask of the position the snapshot was taken
+// from, under the rules of variant v (a snapshot does not record them):
+// the training target's mask of legal moves. It allocates nothing. The
+// game's history is not kept, which changes no move's legality
+// (repetition draws; it forbids nothing).
+func (sn *Snapshot) LegalMask(v Variant, mask []float32) int {
+	p := Position{state: sn.s, variant: v}
+	return p.LegalMask(mask)
+}
+
 // SideToMove returns the colour to move in the snapshot.
 func (sn *Snapshot) SideToMove() Colour { return sn.s.side }
 
@@ -115,14 +125,4 @@ func DecodeSnapshot(b []byte) (Snapshot, error) {
 	}
 	s.hash = s.computeHash()
 	return sn, nil
-}
-
-// LegalMask sets mask[i] for the policy index of every move legal in the
-// snapshot's position under variant v, as Position.LegalMask does, and
-// returns the number of legal moves. The game's history is not kept, so
-// no move is refused for repeating it (none is: repetition draws, it does
-// not forbid).
-func (sn *Snapshot) LegalMask(v Variant, mask []bool) int {
-	p := Position{state: sn.s, variant: v}
-	return p.LegalMask(mask)
 }

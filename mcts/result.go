@@ -124,11 +124,10 @@ func (t *Tree) result() Result {
 	}
 
 	res.BestMove = ch[best].move
-	side := t.root.SideToMove()
 	res.Children = make([]ChildStat, n)
 	for i := range ch {
 		c := &ch[i]
-		res.Visits[env.PolicyIndex(c.move, side)] += target[i]
+		res.Visits[t.root.PolicyIndex(c.move)] += target[i]
 		var q float32
 		if c.proof != proofNone {
 			q = float32(t.provenQ(c.proof))

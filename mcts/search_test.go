@@ -75,14 +75,14 @@ func checkDistribution(t *testing.T, p *env.Position, v []float32) {
 	if len(v) != env.PolicySize {
 		t.Fatalf("Visits has %d entries, want %d", len(v), env.PolicySize)
 	}
-	legal := make([]bool, env.PolicySize)
+	legal := make([]float32, env.PolicySize)
 	p.LegalMask(legal)
 	var sum float64
 	for i, x := range v {
 		if x < 0 || math.IsNaN(float64(x)) {
 			t.Fatalf("Visits[%d] = %v", i, x)
 		}
-		if x > 0 && !legal[i] {
+		if x > 0 && legal[i] == 0 {
 			t.Fatalf("Visits[%d] = %v on an illegal move", i, x)
 		}
 		sum += float64(x)
@@ -351,8 +351,9 @@ func TestGumbelSchedule(t *testing.T) {
 	}
 }
 
-// With at least BatchSize games searching, every batch but the last of a
-// round is full.
+// With at least BatchSize games searching, batches are full until the end
+// of a round: there the few searches still going (Gumbel's last phase waits
+// for its leaves' values before it goes on) may leave the last two short.
 func TestBatchesAreFull(t *testing.T) {
 	const B = 16
 	for _, a := range algos {
@@ -374,7 +375,7 @@ func TestBatchesAreFull(t *testing.T) {
 					t.Fatal(err)
 				}
 				sizes := ce.take()
-				for i, n := range sizes[:len(sizes)-1] {
+				for i, n := range sizes[:max(0, len(sizes)-2)] {
 					if n != B {
 						t.Fatalf("%s, %d games, round %d: batch %d of %d has %d positions (sizes %v)",
 							a.name, games, round, i, len(sizes), n, sizes)

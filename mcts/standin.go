@@ -54,12 +54,11 @@ func (m MaterialEvaluator) Evaluate(planes []float32, n int, policy, wdl []float
 	for i := range n {
 		x := planes[i*env.InputSize : (i+1)*env.InputSize]
 		var bal float32
-		// Planes 0–5 and 12–17 are ours (boards A and B), 6–11 and 18–23
-		// theirs.
-		for board := range 2 {
-			for k := range 5 {
-				ours := x[(board*12+k)*env.PlaneSize : (board*12+k+1)*env.PlaneSize]
-				theirs := x[(board*12+6+k)*env.PlaneSize : (board*12+7+k)*env.PlaneSize]
+		for b := env.BoardA; b <= env.BoardB; b++ {
+			for k := env.Pawn; k < env.King; k++ {
+				op, tp := env.PiecePlane(b, true, k), env.PiecePlane(b, false, k)
+				ours := x[op*env.PlaneSize : (op+1)*env.PlaneSize]
+				theirs := x[tp*env.PlaneSize : (tp+1)*env.PlaneSize]
 				var cnt float32
 				for sq := range env.PlaneSize {
 					cnt += ours[sq] - theirs[sq]

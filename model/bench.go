@@ -8,12 +8,14 @@ import (
 	"github.com/alicezero/alicezero/env"
 )
 
-// syntheticBatch returns n positions of plausible input (sparse piece
-// planes, constant planes) and matching random targets, deterministically.
-func syntheticBatch(n int, seed uint64) (planes, pol, wdl []float32) {
+// syntheticBatch returns n positions of plausible input (sparse piece and
+// attack planes, the constant plane) and matching random targets and legal
+// masks, deterministically.
+func syntheticBatch(n int, seed uint64) (planes, pol, mask, wdl []float32) {
 	rng := rand.New(rand.NewPCG(seed, 0xbe7c))
 	planes = make([]float32, n*env.InputSize)
 	pol = make([]float32, n*env.PolicySize)
+	mask = make([]float32, n*env.PolicySize)
 	wdl = make([]float32, n*env.WDLSize)
 	for b := 0; b < n; b++ {
 		pos := planes[b*env.InputSize : (b+1)*env.InputSize]
@@ -21,17 +23,26 @@ func syntheticBatch(n int, seed uint64) (planes, pol, wdl []float32) {
 			if rng.IntN(3) == 0 {
 				pos[rng.IntN(24)*env.PlaneSize+sq] = 1
 			}
+			if rng.IntN(2) == 0 {
+				pos[(env.PlaneAttacks+rng.IntN(4))*env.PlaneSize+sq] = 1
+			}
+			pos[env.PlaneOnes*env.PlaneSize+sq] = 1
 		}
-		for sq := 0; sq < env.PlaneSize; sq++ {
-			pos[33*env.PlaneSize+sq] = 1
+		// About 30 legal moves, the target spread over some of them.
+		row, legal := pol[b*env.PolicySize:(b+1)*env.PolicySize], mask[b*env.PolicySize:(b+1)*env.PolicySize]
+		for range 30 {
+			legal[rng.IntN(env.PolicySize)] = 1
 		}
-		moves := 1 + rng.IntN(30)
-		for i := 0; i < moves; i++ {
-			pol[b*env.PolicySize+rng.IntN(env.PolicySize)] += 1 / float32(moves)
+		moves := 1 + rng.IntN(10)
+		for i := 0; i < moves; {
+			if j := rng.IntN(env.PolicySize); legal[j] == 1 {
+				row[j] += 1 / float32(moves)
+				i++
+			}
 		}
 		wdl[b*env.WDLSize+rng.IntN(env.WDLSize)] = 1
 	}
-	return planes, pol, wdl
+	return planes, pol, mask, wdl
 }
 
 // timeLoop calls f until d has passed (at least once, after one untimed
@@ -66,7 +77,7 @@ func MeasureInference(cfg Config, batch int, d time.Duration) (fastPosPerS, gorg
 	if err != nil {
 		return 0, 0, err
 	}
-	planes, _, _ := syntheticBatch(batch, 1)
+	planes, _, _, _ := syntheticBatch(batch, 1)
 	pol := make([]float32, batch*env.PolicySize)
 	wdl := make([]float32, batch*env.WDLSize)
 
@@ -109,9 +120,9 @@ func MeasureTraining(cfg Config, tc TrainConfig, d time.Duration) (posPerS float
 		return 0, err
 	}
 	defer t.Close()
-	planes, pol, wdl := syntheticBatch(tc.BatchSize, 2)
+	planes, pol, mask, wdl := syntheticBatch(tc.BatchSize, 2)
 	rate, err := timeLoop(d, func() error {
-		_, err := t.Step(planes, pol, wdl)
+		_, err := t.Step(planes, pol, mask, wdl)
 		return err
 	})
 	if err != nil {

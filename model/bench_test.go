@@ -37,7 +37,7 @@ func BenchmarkInference(b *testing.B) {
 					defer g.Close()
 					ev = g
 				}
-				planes, _, _ := syntheticBatch(batch, 1)
+				planes, _, _, _ := syntheticBatch(batch, 1)
 				pol := make([]float32, batch*env.PolicySize)
 				wdl := make([]float32, batch*env.WDLSize)
 				if err := ev.Evaluate(planes, batch, pol, wdl); err != nil { // warm up
@@ -80,15 +80,15 @@ func BenchmarkTrainStep(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer t.Close()
-	planes, pol, wdl := syntheticBatch(tc.BatchSize, 2)
-	if _, err := t.Step(planes, pol, wdl); err != nil {
+	planes, pol, mask, wdl := syntheticBatch(tc.BatchSize, 2)
+	if _, err := t.Step(planes, pol, mask, wdl); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu0 := processCPUTime()
 	for i := 0; i < b.N; i++ {
-		if _, err := t.Step(planes, pol, wdl); err != nil {
+		if _, err := t.Step(planes, pol, mask, wdl); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -113,7 +113,7 @@ func BenchmarkBatcher(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer bt.Close()
-	planes, _, _ := syntheticBatch(1, 1)
+	planes, _, _, _ := syntheticBatch(1, 1)
 	b.ReportAllocs()
 	b.SetParallelism(16) // 16 × GOMAXPROCS callers
 	b.ResetTimer()

@@ -239,14 +239,14 @@ func TestKernelBLASMatchesGonum(t *testing.T) {
 	defer tr.Close()
 	rng := rand.New(rand.NewPCG(4, 4))
 	planes := randomPlanes(rng, 32)
-	pol, wdl := randomTargets(rng, 32)
-	gk, lk, err := tr.Gradients(planes, pol, wdl)
+	pol, mask, wdl := randomTargets(rng, 32)
+	gk, lk, err := tr.Gradients(planes, pol, mask, wdl)
 	if err != nil {
 		t.Fatal(err)
 	}
 	old := G.WhichBLAS()
 	G.Use(gonum.Implementation{})
-	gg, lg, err := tr.Gradients(planes, pol, wdl)
+	gg, lg, err := tr.Gradients(planes, pol, mask, wdl)
 	G.Use(old)
 	if err != nil {
 		t.Fatal(err)

@@ -14,13 +14,15 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/alicezero/alicezero/env"
 )
 
-// Checkpoint file format, version 1 (all integers little-endian):
+// Checkpoint file format, version 2 (all integers little-endian):
 //
 //	offset  size  field
 //	0       8     magic "AZNNCKPT"
-//	8       4     format version (uint32) = 1
+//	8       4     format version (uint32) = 2
 //	12      4     header length H (uint32)
 //	16      H     header: UTF-8 JSON (ckptHeader)
 //	16+H    P     payload: the tensors listed in the header, in order, as
@@ -28,20 +30,27 @@ import (
 //	16+H+P  32    SHA-256 of every preceding byte
 //
 // The magic and version come first and are checked before anything else,
-// so that a later version may change everything after them.
+// so that a later version may change everything after them. The header
+// records the input encoding and the policy layout the network was built
+// for (env.NumPlanes, env's policy layout name), and a file of another
+// encoding is refused with ErrEncoding.
 const (
 	ckptMagic   = "AZNNCKPT"
-	ckptVersion = 1
+	ckptVersion = 2
 	// Version history (keep in step with readCheckpointBytes):
-	//   1: initial format.
+	//   1: networks of 34 input planes (one of them the colour to move)
+	//      with a fully connected policy head over the retired 1858-move
+	//      table. Refused: their input and output layers fit nothing this
+	//      build computes.
+	//   2: the convolutional policy head over env's move-type planes; the
+	//      header gains input_planes and policy_layout.
 	ckptPreamble  = 16
 	ckptSumSize   = sha256.Size
 	maxHeaderSize = 16 << 20
 	maxCkptSize   = 8 << 30
 )
 
-// CheckpointVersion is the format version this build writes; it reads
-// versions 1..CheckpointVersion.
+// CheckpointVersion is the format version this build writes and reads.
 const CheckpointVersion = ckptVersion
 
 // Checkpoint is the content of a checkpoint file.
@@ -71,6 +80,8 @@ type ckptHeader struct {
 	Format       string            `json:"format"`
 	Preset       string            `json:"preset,omitempty"`
 	Config       Config            `json:"config"`
+	InputPlanes  int               `json:"input_planes"`
+	PolicyLayout string            `json:"policy_layout"`
 	Step         int64             `json:"step"`
 	TrainConfig  *TrainConfig      `json:"train_config,omitempty"`
 	Meta         map[string]string `json:"meta,omitempty"`
@@ -102,7 +113,8 @@ func WriteCheckpoint(w io.Writer, c *Checkpoint) error {
 	}
 	cfg := c.Weights.cfg
 	h := ckptHeader{
-		Format: ckptFormatName, Preset: c.Preset, Config: cfg, Step: c.Step,
+		Format: ckptFormatName, Preset: c.Preset, Config: cfg,
+		InputPlanes: env.NumPlanes, PolicyLayout: policyLayout().Name(), Step: c.Step,
 		TrainConfig: c.TrainConfig, Meta: c.Meta, ExtraBytes: int64(len(c.Extra)),
 	}
 	if h.Preset == "" {
@@ -208,16 +220,22 @@ func readCheckpointBytes(b []byte) (*Checkpoint, error) {
 	}
 	version := binary.LittleEndian.Uint32(b[8:])
 	switch {
+	case version == ckptVersion:
+		return readV2(b)
 	case version == 1:
-		return readV1(b)
+		return nil, fmt.Errorf("model: %w: file has format version 1, a network of the retired design (34 input planes, a fully connected policy head over the 1858-move table) that this build cannot run; train a new network", ErrVersion)
 	case version > ckptVersion:
-		return nil, fmt.Errorf("model: %w: file has format version %d, written by a newer AliceZero; this build reads versions 1 to %d", ErrVersion, version, ckptVersion)
+		return nil, fmt.Errorf("model: %w: file has format version %d, written by a newer AliceZero; this build reads version %d", ErrVersion, version, ckptVersion)
 	default:
 		return nil, fmt.Errorf("model: %w: file has format version %d, which never existed (versions start at 1)", ErrVersion, version)
 	}
 }
 
-func readV1(b []byte) (*Checkpoint, error) {
+// policyLayout is the policy layout the network emits: every variant
+// implemented so far has the same one.
+func policyLayout() *env.PolicyLayout { return env.Alice.Policy() }
+
+func readV2(b []byte) (*Checkpoint, error) {
 	hlen := int64(binary.LittleEndian.Uint32(b[12:]))
 	if hlen > maxHeaderSize {
 		return nil, fmt.Errorf("model: %w: header length %d exceeds %d", ErrCorrupt, hlen, maxHeaderSize)
@@ -245,6 +263,10 @@ func readV1(b []byte) (*Checkpoint, error) {
 	}
 	if h.Format != ckptFormatName {
 		return nil, fmt.Errorf("model: %w: header format %q, want %q", ErrCorrupt, h.Format, ckptFormatName)
+	}
+	if h.InputPlanes != env.NumPlanes || h.PolicyLayout != policyLayout().Name() {
+		return nil, fmt.Errorf("model: %w: the file's network reads %d input planes and emits policy layout %q; this build encodes %d planes and layout %q",
+			ErrEncoding, h.InputPlanes, h.PolicyLayout, env.NumPlanes, policyLayout().Name())
 	}
 	if want := ckptPreamble + hlen + h.PayloadBytes + ckptSumSize; h.PayloadBytes < 0 || size != want {
 		return nil, fmt.Errorf("model: %w: %d bytes, header promises %d", ErrCorrupt, size, want)

@@ -2,7 +2,9 @@ package model
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"math/rand/v2"
 	"os"
@@ -14,10 +16,10 @@ import (
 )
 
 // batchFor returns the deterministic training batch for a step.
-func batchFor(step int, n int) (planes, pol, wdl []float32) {
+func batchFor(step int, n int) (planes, pol, mask, wdl []float32) {
 	rng := rand.New(rand.NewPCG(uint64(step), 99))
 	planes = randomPlanes(rng, n)
-	pol, wdl = randomTargets(rng, n)
+	pol, mask, wdl = randomTargets(rng, n)
 	return
 }
 
@@ -232,6 +234,22 @@ func TestCheckpointRejectsDamage(t *testing.T) {
 	if err := read(zero); !errors.Is(err, ErrVersion) {
 		t.Errorf("version 0: got %v", err)
 	}
+	// Version 1 held the retired fully connected policy head: refused by
+	// its version, with the reason, before anything else is read.
+	v1 := mutate(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[8:], 1); return b })
+	if err := read(v1); !errors.Is(err, ErrVersion) || !strings.Contains(err.Error(), "fully connected policy head over the 1858-move table") {
+		t.Errorf("version 1: got %v", err)
+	}
+	// A header of another encoding, checksum intact.
+	for _, c := range []struct{ key, value string }{
+		{"input_planes", "34"},
+		{"policy_layout", `"lc0-1858"`},
+	} {
+		b := rewriteHeader(t, good, c.key, c.value)
+		if err := read(b); !errors.Is(err, ErrEncoding) || !strings.Contains(err.Error(), "this build encodes 37 planes") {
+			t.Errorf("header %s = %s: got %v, want ErrEncoding", c.key, c.value, err)
+		}
+	}
 
 	// Architecture mismatch, into weights and into a trainer.
 	dir := t.TempDir()
@@ -270,4 +288,25 @@ func TestCheckpointRejectsDamage(t *testing.T) {
 	if _, err := LoadCheckpoint(filepath.Join(dir, "absent")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: got %v", err)
 	}
+}
+
+// rewriteHeader returns the checkpoint b with one header field set to the
+// JSON value, the lengths and the checksum fixed up.
+func rewriteHeader(t *testing.T, b []byte, key, value string) []byte {
+	t.Helper()
+	hlen := int(binary.LittleEndian.Uint32(b[12:]))
+	var h map[string]json.RawMessage
+	if err := json.Unmarshal(b[16:16+hlen], &h); err != nil {
+		t.Fatal(err)
+	}
+	h[key] = json.RawMessage(value)
+	hj, err := json.Marshal(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := append([]byte(nil), b[:16]...)
+	binary.LittleEndian.PutUint32(out[12:], uint32(len(hj)))
+	out = append(append(out, hj...), b[16+hlen:len(b)-sha256.Size]...)
+	sum := sha256.Sum256(out)
+	return append(out, sum[:]...)
 }

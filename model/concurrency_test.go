@@ -223,7 +223,7 @@ func TestPresetsAndInit(t *testing.T) {
 			}
 		}
 	}
-	if a.Param("policy.fc.b").Decay || !a.Param("policy.fc.w").Decay {
+	if a.Param("policy.logits.b").Decay || !a.Param("policy.logits.w").Decay {
 		t.Error("L2 must apply to weights and not to biases")
 	}
 	if err := a.checkFinite(); err != nil {

@@ -16,8 +16,8 @@ type Config struct {
 	Blocks int `json:"blocks"`
 	// Channels is the width of the stem and of every residual block.
 	Channels int `json:"channels"`
-	// PolicyChannels is the number of 1×1 filters in the policy head, before
-	// the fully connected layer to the PolicySize logits.
+	// PolicyChannels is the number of 3×3 filters in the policy head,
+	// before the 1×1 convolution to the env.PolicyPlanes move-type planes.
 	PolicyChannels int `json:"policy_channels"`
 	// ValueChannels is the number of 1×1 filters in the value head.
 	ValueChannels int `json:"value_channels"`
@@ -33,12 +33,12 @@ const DefaultPreset = "small"
 func presets() map[string]Config {
 	return map[string]Config{
 		// tiny trains in seconds: unit tests and CI.
-		"tiny": {Blocks: 1, Channels: 8, PolicyChannels: 2, ValueChannels: 1, ValueHidden: 16},
+		"tiny": {Blocks: 1, Channels: 8, PolicyChannels: 8, ValueChannels: 1, ValueHidden: 16},
 		// small learns visibly within an hour on 2 cores and evaluates
 		// well over a thousand positions per second on the fast path.
-		"small": {Blocks: 4, Channels: 32, PolicyChannels: 4, ValueChannels: 2, ValueHidden: 64},
+		"small": {Blocks: 4, Channels: 32, PolicyChannels: 32, ValueChannels: 2, ValueHidden: 64},
 		// medium is for longer runs on more cores.
-		"medium": {Blocks: 6, Channels: 64, PolicyChannels: 8, ValueChannels: 4, ValueHidden: 128},
+		"medium": {Blocks: 6, Channels: 64, PolicyChannels: 64, ValueChannels: 4, ValueHidden: 128},
 	}
 }
 
@@ -145,8 +145,8 @@ func (c Config) specs() []paramSpec {
 	// Output layers start small so that an untrained net gives a nearly
 	// uniform policy and an even WDL, which is what the search wants from a
 	// net that knows nothing.
-	conv("policy.conv", P, C, 1, 1)
-	fc("policy.fc", P*sq, env.PolicySize, 0.1)
+	conv("policy.conv", P, C, 3, 1)
+	conv("policy.logits", env.PolicyPlanes, P, 1, 0.1)
 	conv("value.conv", V, C, 1, 1)
 	fc("value.fc1", V*sq, H, 1)
 	fc("value.fc2", H, env.WDLSize, 0.1)
@@ -168,9 +168,8 @@ func (c Config) FLOPsPerPosition() int {
 	sq := env.PlaneSize
 	f := 2 * sq * C * env.NumPlanes * 9
 	f += c.Blocks * 2 * (2 * sq * C * C * 9)
-	f += 2 * sq * C * (P + V)
-	f += 2 * P * sq * env.PolicySize
-	f += 2*V*sq*H + 2*H*env.WDLSize
+	f += 2*sq*C*P*9 + 2*sq*P*env.PolicyPlanes
+	f += 2*sq*C*V + 2*V*sq*H + 2*H*env.WDLSize
 	return f
 }
 

@@ -6,9 +6,11 @@
 // # Architecture
 //
 // A 3×3 convolution stem, Config.Blocks residual blocks of Config.Channels
-// channels (conv-ReLU-conv, skip, ReLU), a policy head (1×1 conv, ReLU,
-// fully connected to the logits) and a value head (1×1 conv, ReLU, fully
-// connected, ReLU, fully connected to 3 logits, softmax). There is no batch
+// channels (conv-ReLU-conv, skip, ReLU), a convolutional policy head (3×3
+// conv to Config.PolicyChannels, ReLU, 1×1 conv with bias to the
+// env.PolicyPlanes move-type planes, whose flattening, plane·64 + square,
+// is env's policy index) and a value head (1×1 conv, ReLU, fully connected,
+// ReLU, fully connected to 3 logits, softmax). There is no batch
 // normalisation, so a net is entirely described by its parameters (see
 // Weights). Preset gives named sizes: "tiny" for tests, "small" (the
 // default) for 2-core training, "medium".
@@ -45,7 +47,12 @@
 // a gradient term, optional decoupled weight decay and gradient-norm
 // clipping, an LRSchedule). The loss is the policy cross-entropy against
 // the search's visit distribution plus the value cross-entropy against the
-// game result plus c·Σw². Training is deterministic: the same seed, data
+// game result plus c·Σw². The policy is a softmax over each position's legal
+// moves only (a legal mask comes with every batch), as the search uses it,
+// so the loss has no illegal mass to shed and illegal logits get no
+// gradient; Losses.PolicyEntropy, the targets' entropy, splits the policy
+// loss into what no network can remove and the KL divergence that shows
+// learning. Training is deterministic: the same seed, data
 // and configuration give bit-identical weights, and a run resumed from a
 // checkpoint continues bit-identically (on one machine: results depend on
 // whether the CPU has the AVX2 kernel, see below, though not on GOMAXPROCS).
@@ -63,9 +70,11 @@
 // SaveCheckpoint writes weights, optimiser state, architecture, training
 // step, train config and the caller's metadata and opaque state in a
 // versioned, checksummed binary format (see checkpoint.go), atomically.
-// LoadCheckpoint refuses truncated, corrupted, foreign and future-version
-// files with errors wrapping ErrTruncated, ErrChecksum, ErrBadMagic and
-// ErrVersion; loading into a net of another architecture fails with
+// LoadCheckpoint refuses truncated, corrupted, foreign and other-version
+// files (among them version 1, the retired fully connected policy head) with
+// errors wrapping ErrTruncated, ErrChecksum, ErrBadMagic and ErrVersion, and
+// a network built for another input encoding or policy layout with
+// ErrEncoding; loading into a net of another architecture fails with
 // ErrArchMismatch.
 //
 // # Errors and concurrency

@@ -20,6 +20,9 @@ var (
 	ErrChecksum = errors.New("checkpoint checksum mismatch (file corrupted)")
 	// ErrVersion: the file's format version is not one this build reads.
 	ErrVersion = errors.New("unsupported checkpoint format version")
+	// ErrEncoding: the checkpoint's network was built for another input
+	// encoding or policy layout than this build's.
+	ErrEncoding = errors.New("checkpoint's network uses another input encoding or policy layout")
 	// ErrCorrupt: the file is internally inconsistent although its checksum
 	// matches (a bug in the writer, or a hand-edited file).
 	ErrCorrupt = errors.New("checkpoint malformed")

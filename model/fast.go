@@ -168,12 +168,12 @@ type fastWorker struct {
 	resW1, resB1       [][]float32
 	resW2, resB2       [][]float32
 	polCW, polCB       []float32
-	polFW, polFB       []float32
+	polLW, polLB       []float32
 	valCW, valCB       []float32
 	valF1W, valF1B     []float32
 	valF2W, valF2B     []float32
 	in, x, y, col      []float32
-	pconv, pflat       []float32
+	pconv, plogits     []float32
 	vconv, vflat, vhid []float32
 }
 
@@ -186,19 +186,19 @@ func newFastWorker(w *Weights, chunk int, gemm gemmFunc) *fastWorker {
 		cfg: cfg, w: w, chunk: chunk, gemm: gemm,
 		stemW: d("stem.w"), stemB: d("stem.b"),
 		polCW: d("policy.conv.w"), polCB: d("policy.conv.b"),
-		polFW: d("policy.fc.w"), polFB: d("policy.fc.b"),
+		polLW: d("policy.logits.w"), polLB: d("policy.logits.b"),
 		valCW: d("value.conv.w"), valCB: d("value.conv.b"),
 		valF1W: d("value.fc1.w"), valF1B: d("value.fc1.b"),
 		valF2W: d("value.fc2.w"), valF2B: d("value.fc2.b"),
-		in:    make([]float32, env.NumPlanes*N),
-		x:     make([]float32, C*N),
-		y:     make([]float32, C*N),
-		col:   make([]float32, max(env.NumPlanes, C)*9*N),
-		pconv: make([]float32, P*N),
-		pflat: make([]float32, P*N),
-		vconv: make([]float32, V*N),
-		vflat: make([]float32, V*N),
-		vhid:  make([]float32, chunk*H),
+		in:      make([]float32, env.NumPlanes*N),
+		x:       make([]float32, C*N),
+		y:       make([]float32, C*N),
+		col:     make([]float32, max(env.NumPlanes, C)*9*N),
+		pconv:   make([]float32, P*N),
+		plogits: make([]float32, env.PolicyPlanes*N),
+		vconv:   make([]float32, V*N),
+		vflat:   make([]float32, V*N),
+		vhid:    make([]float32, chunk*H),
 	}
 	for b := 0; b < cfg.Blocks; b++ {
 		f.resW1 = append(f.resW1, d(fmt.Sprintf("res%d.conv1.w", b)))
@@ -245,19 +245,17 @@ func (f *fastWorker) forward(planes []float32, s int, policy, wdl []float32) {
 		f.conv3x3(y, C, f.resW2[b], f.resB2[b], C, N, x, true, true)
 	}
 
-	// Policy head: 1×1 conv, ReLU, flatten per position, fully connected.
+	// Policy head: 3×3 conv, ReLU, 1×1 conv to the move-type planes, whose
+	// per-position flattening is the policy's plane-major layout.
 	pc := f.pconv[:P*N]
-	f.conv1x1(x, C, f.polCW, f.polCB, P, N, pc)
-	pf := f.pflat[:P*N]
-	flatten(pc, P, s, pf)
-	for p := 0; p < s; p++ {
-		copy(policy[p*env.PolicySize:(p+1)*env.PolicySize], f.polFB)
-	}
-	f.gemm(s, env.PolicySize, P*sq, pf, P*sq, f.polFW, env.PolicySize, policy, env.PolicySize, false)
+	f.conv3x3(x, C, f.polCW, f.polCB, P, N, pc, false, true)
+	pl := f.plogits[:env.PolicyPlanes*N]
+	f.conv1x1(pc, P, f.polLW, f.polLB, env.PolicyPlanes, N, pl, false)
+	flatten(pl, env.PolicyPlanes, s, policy)
 
 	// Value head: 1×1 conv, ReLU, flatten, FC, ReLU, FC, softmax.
 	vc := f.vconv[:V*N]
-	f.conv1x1(x, C, f.valCW, f.valCB, V, N, vc)
+	f.conv1x1(x, C, f.valCW, f.valCB, V, N, vc, true)
 	vf := f.vflat[:V*N]
 	flatten(vc, V, s, vf)
 	hid := f.vhid[:s*H]
@@ -301,12 +299,12 @@ func (f *fastWorker) conv3x3(a []float32, cin int, w, bias []float32, cout, N in
 	f.gemm(cout, N, cin*9, w, cin*9, col, N, out, N, relu)
 }
 
-// conv1x1 computes out[cout][N] = relu(bias + W·a).
-func (f *fastWorker) conv1x1(a []float32, cin int, w, bias []float32, cout, N int, out []float32) {
+// conv1x1 computes out[cout][N] = bias + W·a, through a ReLU if relu.
+func (f *fastWorker) conv1x1(a []float32, cin int, w, bias []float32, cout, N int, out []float32, relu bool) {
 	for c := 0; c < cout; c++ {
 		fill(out[c*N:(c+1)*N], bias[c])
 	}
-	f.gemm(cout, N, cin, w, cin, a, N, out, N, true)
+	f.gemm(cout, N, cin, w, cin, a, N, out, N, relu)
 }
 
 // im2col3x3 writes, for each input channel ci and kernel tap t = ky·3+kx,

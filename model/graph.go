@@ -22,7 +22,7 @@ type netGraph struct {
 	batch  int
 	input  *G.Node   // [batch, NumPlanes, 8, 8]
 	params []*G.Node // in Weights.Params() order
-	policy *G.Node   // [batch, PolicySize] logits
+	policy *G.Node   // [batch, PolicySize] logits, plane-major (env/policy.go)
 	value  *G.Node   // [batch, WDLSize] logits
 }
 
@@ -92,9 +92,12 @@ func buildNet(cfg Config, batch int, vals []*tensor.Dense) (ng *netGraph, err er
 		y = conv(y, fmt.Sprintf("res%d.conv2", i), 3)
 		x = relu(must(G.Add(x, y)))
 	}
-	p := relu(conv(x, "policy.conv", 1))
-	p = must(G.Reshape(p, tensor.Shape{batch, cfg.PolicyChannels * env.PlaneSize}))
-	ng.policy = fc(p, "policy.fc")
+	// The policy head's output planes are the move-type planes: reshaping
+	// [batch, planes, 8, 8] to [batch, planes·64] lays the logits out
+	// plane-major, index plane·64 + from-square, as env's policy map does.
+	p := relu(conv(x, "policy.conv", 3))
+	p = conv(p, "policy.logits", 1)
+	ng.policy = must(G.Reshape(p, tensor.Shape{batch, env.PolicySize}))
 
 	v := relu(conv(x, "value.conv", 1))
 	v = must(G.Reshape(v, tensor.Shape{batch, cfg.ValueChannels * env.PlaneSize}))

@@ -74,7 +74,8 @@ func refForward(w *Weights, planes []float32) (policy []float64, wdl []float64) 
 			h[j] = math.Max(h[j]+y[j], 0)
 		}
 	}
-	policy = fc(relu(conv(h, C, "policy.conv", 1)), "policy.fc")
+	// The policy planes, channel-major: index plane·64 + square.
+	policy = conv(relu(conv(h, C, "policy.conv", 3)), cfg.PolicyChannels, "policy.logits", 1)
 	v := relu(fc(relu(conv(h, C, "value.conv", 1)), "value.fc1"))
 	v = fc(v, "value.fc2")
 	m := math.Max(v[0], math.Max(v[1], v[2]))
@@ -91,7 +92,8 @@ func refForward(w *Weights, planes []float32) (policy []float64, wdl []float64) 
 }
 
 // randomPlanes returns n positions of plausible input: sparse one-hot piece
-// planes plus a few constant planes.
+// planes, random attack planes, random constant planes and a one-hot
+// en-passant square.
 func randomPlanes(rng *rand.Rand, n int) []float32 {
 	p := make([]float32, n*env.InputSize)
 	for b := 0; b < n; b++ {
@@ -100,17 +102,23 @@ func randomPlanes(rng *rand.Rand, n int) []float32 {
 			if rng.IntN(3) == 0 {
 				pos[rng.IntN(24)*64+sq] = 1
 			}
+			for pl := env.PlaneAttacks; pl < env.PlaneAttacks+4; pl++ {
+				pos[pl*64+sq] = float32(rng.IntN(2))
+			}
 		}
-		for pl := 24; pl < env.NumPlanes; pl++ {
+		for pl := env.PlaneRepetitions; pl < env.NumPlanes; pl++ {
 			v := float32(rng.IntN(2))
-			if pl == 31 {
+			switch pl {
+			case env.PlaneEnPassant:
+				continue
+			case env.PlaneHalfmove:
 				v = rng.Float32()
 			}
 			for sq := 0; sq < 64; sq++ {
 				pos[pl*64+sq] = v
 			}
 		}
-		pos[33*64+rng.IntN(64)] = 1
+		pos[env.PlaneEnPassant*64+rng.IntN(64)] = 1
 	}
 	return p
 }

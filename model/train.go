@@ -102,11 +102,18 @@ func (tc TrainConfig) Validate() error {
 // Losses are the terms of the training loss for one batch, each averaged
 // over the batch: Total = Policy + ValueWeight·Value + L2.
 type Losses struct {
-	Policy float64 // cross-entropy of the policy against the target distribution
-	Value  float64 // cross-entropy of the WDL head against the game result
-	L2     float64 // c·Σw² before the step
-	Total  float64
-	LR     float64 // learning rate used (0 for Loss, which takes no step)
+	// Policy is the cross-entropy of the policy, a softmax over the legal
+	// moves' logits only, against the target distribution.
+	Policy float64
+	// PolicyEntropy is the entropy of the target distribution, the part of
+	// Policy no network can remove: Policy − PolicyEntropy is the KL
+	// divergence of the network's legal policy from the target (≥ 0, and 0
+	// when they agree), the part that shows learning.
+	PolicyEntropy float64
+	Value         float64 // cross-entropy of the WDL head against the game result
+	L2            float64 // c·Σw² before the step
+	Total         float64
+	LR            float64 // learning rate used (0 for Loss, which takes no step)
 	// GradNorm is the global norm of the loss gradient, L2 excluded, before
 	// any clipping.
 	GradNorm float64
@@ -125,9 +132,11 @@ type Trainer struct {
 	net       *netGraph
 	vm        G.VM
 	polTarget *G.Node
+	polMask   *G.Node
 	valTarget *G.Node
 	in        []float32 // backing arrays of the bound input tensors
 	polT      []float32
+	polM      []float32
 	valT      []float32
 	polLoss   G.Value // Read targets
 	valLoss   G.Value
@@ -170,18 +179,20 @@ func (t *Trainer) build() (err error) {
 	g := net.g
 	t.in = make([]float32, B*env.InputSize)
 	t.polT = make([]float32, B*env.PolicySize)
+	t.polM = make([]float32, B*env.PolicySize)
 	t.valT = make([]float32, B*env.WDLSize)
 	t.polTarget = G.NewMatrix(g, tensor.Float32, G.WithShape(B, env.PolicySize), G.WithName("policy_target"))
+	t.polMask = G.NewMatrix(g, tensor.Float32, G.WithShape(B, env.PolicySize), G.WithName("legal_mask"))
 	t.valTarget = G.NewMatrix(g, tensor.Float32, G.WithShape(B, env.WDLSize), G.WithName("wdl_target"))
 	if err := t.bindInputs(); err != nil {
 		return err
 	}
 
-	pl, err := softmaxCrossEntropy(net.policy, t.polTarget)
+	pl, err := softmaxCrossEntropy(net.policy, t.polTarget, t.polMask)
 	if err != nil {
 		return err
 	}
-	vl, err := softmaxCrossEntropy(net.value, t.valTarget)
+	vl, err := softmaxCrossEntropy(net.value, t.valTarget, nil)
 	if err != nil {
 		return err
 	}
@@ -235,19 +246,25 @@ func (t *Trainer) bindInputs() error {
 	if err := G.Let(t.polTarget, tensor.New(tensor.WithShape(B, env.PolicySize), tensor.WithBacking(t.polT))); err != nil {
 		return err
 	}
+	if err := G.Let(t.polMask, tensor.New(tensor.WithShape(B, env.PolicySize), tensor.WithBacking(t.polM))); err != nil {
+		return err
+	}
 	return G.Let(t.valTarget, tensor.New(tensor.WithShape(B, env.WDLSize), tensor.WithBacking(t.valT)))
 }
 
 // Step runs one optimisation step on exactly BatchSize positions: planes
 // (BatchSize·env.InputSize), policy targets (BatchSize·env.PolicySize, each
-// row a distribution, e.g. the search's visit counts normalised; illegal
-// moves 0) and WDL targets (BatchSize·3, the game result from the side to
-// move's view, e.g. 1,0,0 for a win). If the loss is not finite no update
-// is applied and the error wraps ErrNonFinite.
-func (t *Trainer) Step(planes, policyTarget, wdlTarget []float32) (Losses, error) {
+// row a distribution, e.g. the search's visit counts normalised), legal
+// masks (BatchSize·env.PolicySize, 1 for each legal move's index and 0
+// elsewhere, as env.Position.LegalMask writes them; the policy is a softmax
+// over the legal moves, so illegal logits get no gradient, and a target on
+// an illegal move is an error) and WDL targets (BatchSize·3, the game result
+// from the side to move's view, e.g. 1,0,0 for a win). If the loss is not
+// finite no update is applied and the error wraps ErrNonFinite.
+func (t *Trainer) Step(planes, policyTarget, legalMask, wdlTarget []float32) (Losses, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	l, err := t.forwardBackward(planes, policyTarget, wdlTarget)
+	l, err := t.forwardBackward(planes, policyTarget, legalMask, wdlTarget)
 	if err != nil {
 		return l, err
 	}
@@ -266,18 +283,18 @@ func (t *Trainer) Step(planes, policyTarget, wdlTarget []float32) (Losses, error
 
 // Loss computes the losses on one batch without changing anything (for
 // validation). It costs as much as a Step.
-func (t *Trainer) Loss(planes, policyTarget, wdlTarget []float32) (Losses, error) {
+func (t *Trainer) Loss(planes, policyTarget, legalMask, wdlTarget []float32) (Losses, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.forwardBackward(planes, policyTarget, wdlTarget)
+	return t.forwardBackward(planes, policyTarget, legalMask, wdlTarget)
 }
 
 // Gradients computes the loss gradient (L2 excluded) on one batch and
 // returns a copy, in Weights.Params() order. For tests and diagnostics.
-func (t *Trainer) Gradients(planes, policyTarget, wdlTarget []float32) ([][]float32, Losses, error) {
+func (t *Trainer) Gradients(planes, policyTarget, legalMask, wdlTarget []float32) ([][]float32, Losses, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	l, err := t.forwardBackward(planes, policyTarget, wdlTarget)
+	l, err := t.forwardBackward(planes, policyTarget, legalMask, wdlTarget)
 	if err != nil {
 		return nil, l, err
 	}
@@ -288,17 +305,21 @@ func (t *Trainer) Gradients(planes, policyTarget, wdlTarget []float32) ([][]floa
 	return out, l, nil
 }
 
-func (t *Trainer) forwardBackward(planes, policyTarget, wdlTarget []float32) (l Losses, err error) {
+func (t *Trainer) forwardBackward(planes, policyTarget, legalMask, wdlTarget []float32) (l Losses, err error) {
 	if t.closed {
 		return l, fmt.Errorf("trainer: %w", ErrClosed)
 	}
 	B := t.tc.BatchSize
-	if len(planes) != B*env.InputSize || len(policyTarget) != B*env.PolicySize || len(wdlTarget) != B*env.WDLSize {
-		return l, fmt.Errorf("model: train step wants exactly %d positions: got %d plane floats (want %d), %d policy targets (want %d), %d wdl targets (want %d)",
-			B, len(planes), B*env.InputSize, len(policyTarget), B*env.PolicySize, len(wdlTarget), B*env.WDLSize)
+	if len(planes) != B*env.InputSize || len(policyTarget) != B*env.PolicySize || len(legalMask) != B*env.PolicySize || len(wdlTarget) != B*env.WDLSize {
+		return l, fmt.Errorf("model: train step wants exactly %d positions: got %d plane floats (want %d), %d policy targets and %d mask entries (want %d each), %d wdl targets (want %d)",
+			B, len(planes), B*env.InputSize, len(policyTarget), len(legalMask), B*env.PolicySize, len(wdlTarget), B*env.WDLSize)
+	}
+	if l.PolicyEntropy, err = targetEntropy(policyTarget, legalMask, B); err != nil {
+		return l, err
 	}
 	copy(t.in, planes)
 	copy(t.polT, policyTarget)
+	copy(t.polM, legalMask)
 	copy(t.valT, wdlTarget)
 	if err := t.run(); err != nil {
 		return l, err
@@ -336,6 +357,29 @@ func (t *Trainer) run() (err error) {
 		return fmt.Errorf("model: gorgonia training run: %w", err)
 	}
 	return nil
+}
+
+// targetEntropy checks that the mask holds only 0s and 1s and that the
+// targets put no mass outside it (the masked loss would be infinite), and
+// returns the targets' mean entropy −Σ t·log t over the batch.
+func targetEntropy(target, mask []float32, batch int) (float64, error) {
+	var h float64
+	for i, m := range mask {
+		p := float64(target[i])
+		switch {
+		case m != 0 && m != 1:
+			return 0, fmt.Errorf("model: train step: legal mask of position %d holds %v at index %d, want 0 or 1", i/env.PolicySize, m, i%env.PolicySize)
+		case math.IsNaN(p) || math.IsInf(p, 0):
+			return 0, fmt.Errorf("%w: position %d's policy target is %v at index %d (no update applied)", ErrNonFinite, i/env.PolicySize, p, i%env.PolicySize)
+		case p < 0:
+			return 0, fmt.Errorf("model: train step: position %d's policy target is %v at index %d", i/env.PolicySize, p, i%env.PolicySize)
+		case p != 0 && m == 0:
+			return 0, fmt.Errorf("model: train step: position %d's policy target puts %v on index %d, which its legal mask excludes", i/env.PolicySize, p, i%env.PolicySize)
+		case p > 0:
+			h -= p * math.Log(p)
+		}
+	}
+	return h / float64(batch), nil
 }
 
 func scalarOf(v G.Value) (float64, error) {

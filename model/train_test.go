@@ -6,33 +6,31 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/alicezero/alicezero/env"
 )
 
-// randomTargets returns n policy targets (sparse distributions, zeros
+// randomTargets returns n legal masks (a few dozen random legal indices),
+// n policy targets (sparse distributions over some legal indices, zeros
 // elsewhere, as the search produces) and n one-hot WDL results.
-func randomTargets(rng *rand.Rand, n int) (pol, wdl []float32) {
+func randomTargets(rng *rand.Rand, n int) (pol, mask, wdl []float32) {
 	pol = make([]float32, n*env.PolicySize)
+	mask = make([]float32, n*env.PolicySize)
 	wdl = make([]float32, n*env.WDLSize)
 	for b := 0; b < n; b++ {
-		row := pol[b*env.PolicySize : (b+1)*env.PolicySize]
-		k := 1 + rng.IntN(20)
-		var sum float32
-		idx := make([]int, k)
+		row, legal := pol[b*env.PolicySize:(b+1)*env.PolicySize], mask[b*env.PolicySize:(b+1)*env.PolicySize]
+		idx := make([]int, 5+rng.IntN(40))
 		for i := range idx {
 			idx[i] = rng.IntN(env.PolicySize)
+			legal[idx[i]] = 1
+		}
+		var sum float32
+		for _, j := range idx[:1+rng.IntN(len(idx))] {
 			v := rng.Float32() + 0.01
-			row[idx[i]] += v
-			sum += v
-		}
-		for _, j := range idx {
-			row[j] = row[j] / sum
-		}
-		// Renormalise exactly (duplicates were divided twice).
-		sum = 0
-		for _, v := range row {
+			row[j] += v
 			sum += v
 		}
 		for j := range row {
@@ -40,25 +38,33 @@ func randomTargets(rng *rand.Rand, n int) (pol, wdl []float32) {
 		}
 		wdl[b*env.WDLSize+rng.IntN(3)] = 1
 	}
-	return pol, wdl
+	return pol, mask, wdl
 }
 
-// refLoss is the training loss (L2 excluded) in float64 via refForward.
-func refLoss(w *Weights, planes, pol, wdl []float32, n int, valueWeight float64) float64 {
+// refLoss is the training loss (L2 excluded) in float64 via refForward:
+// the policy's cross-entropy over the softmax of the legal logits.
+func refLoss(w *Weights, planes, pol, mask, wdl []float32, n int, valueWeight float64) float64 {
 	var total float64
 	for b := 0; b < n; b++ {
 		logits, probs := refForward(w, planes[b*env.InputSize:])
-		m := logits[0]
-		for _, v := range logits {
-			m = math.Max(m, v)
+		legal := mask[b*env.PolicySize : (b+1)*env.PolicySize]
+		m := math.Inf(-1)
+		for j, v := range logits {
+			if legal[j] != 0 {
+				m = math.Max(m, v)
+			}
 		}
 		var s float64
-		for _, v := range logits {
-			s += math.Exp(v - m)
+		for j, v := range logits {
+			if legal[j] != 0 {
+				s += math.Exp(v - m)
+			}
 		}
 		lse := m + math.Log(s)
 		for j, v := range logits {
-			total -= float64(pol[b*env.PolicySize+j]) * (v - lse)
+			if legal[j] != 0 {
+				total -= float64(pol[b*env.PolicySize+j]) * (v - lse)
+			}
 		}
 		for j, p := range probs {
 			total -= valueWeight * float64(wdl[b*env.WDLSize+j]) * math.Log(p)
@@ -90,12 +96,12 @@ func TestGradientCheck(t *testing.T) {
 	defer tr.Close()
 	rng := rand.New(rand.NewPCG(12, 12))
 	planes := randomPlanes(rng, n)
-	pol, wdl := randomTargets(rng, n)
-	grads, losses, err := tr.Gradients(planes, pol, wdl)
+	pol, mask, wdl := randomTargets(rng, n)
+	grads, losses, err := tr.Gradients(planes, pol, mask, wdl)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref := refLoss(w, planes, pol, wdl, n, tc.ValueWeight)
+	ref := refLoss(w, planes, pol, mask, wdl, n, tc.ValueWeight)
 	if d := math.Abs(ref - (losses.Policy + tc.ValueWeight*losses.Value)); d > 1e-4 {
 		t.Fatalf("loss %v (policy %v value %v) differs from reference %v", losses.Policy+tc.ValueWeight*losses.Value, losses.Policy, losses.Value, ref)
 	}
@@ -117,10 +123,10 @@ func TestGradientCheck(t *testing.T) {
 			const eps = 1e-4
 			p.Data[j] = orig + eps
 			up := float64(p.Data[j])
-			lp := refLoss(w, planes, pol, wdl, n, tc.ValueWeight)
+			lp := refLoss(w, planes, pol, mask, wdl, n, tc.ValueWeight)
 			p.Data[j] = orig - eps
 			down := float64(p.Data[j])
-			lm := refLoss(w, planes, pol, wdl, n, tc.ValueWeight)
+			lm := refLoss(w, planes, pol, mask, wdl, n, tc.ValueWeight)
 			p.Data[j] = orig
 			num := (lp - lm) / (up - down)
 			ana := float64(grads[i][j])
@@ -147,19 +153,19 @@ func TestGradientsFreshEachRun(t *testing.T) {
 	defer tr.Close()
 	rng := rand.New(rand.NewPCG(14, 14))
 	planes := randomPlanes(rng, 4)
-	pol, wdl := randomTargets(rng, 4)
+	pol, mask, wdl := randomTargets(rng, 4)
 	before := w.Clone()
-	g1, _, err := tr.Gradients(planes, pol, wdl)
+	g1, _, err := tr.Gradients(planes, pol, mask, wdl)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// A different batch in between.
 	p2 := randomPlanes(rng, 4)
-	pol2, wdl2 := randomTargets(rng, 4)
-	if _, _, err := tr.Gradients(p2, pol2, wdl2); err != nil {
+	pol2, mask2, wdl2 := randomTargets(rng, 4)
+	if _, _, err := tr.Gradients(p2, pol2, mask2, wdl2); err != nil {
 		t.Fatal(err)
 	}
-	g2, _, err := tr.Gradients(planes, pol, wdl)
+	g2, _, err := tr.Gradients(planes, pol, mask, wdl)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,10 +202,10 @@ func TestOverfit(t *testing.T) {
 			defer tr.Close()
 			rng := rand.New(rand.NewPCG(22, 22))
 			planes := randomPlanes(rng, 8)
-			pol, wdl := randomTargets(rng, 8)
+			pol, mask, wdl := randomTargets(rng, 8)
 			var first, last Losses
 			for i := 0; i < 80; i++ {
-				l, err := tr.Step(planes, pol, wdl)
+				l, err := tr.Step(planes, pol, mask, wdl)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -210,8 +216,13 @@ func TestOverfit(t *testing.T) {
 			}
 			t.Logf("first %+v", first)
 			t.Logf("last  %+v", last)
-			if !(last.Policy < 0.8*first.Policy) || !(last.Value < 0.5*first.Value) {
-				t.Errorf("loss did not fall enough: policy %v → %v, value %v → %v", first.Policy, last.Policy, first.Value, last.Value)
+			// The policy's KL from the target (loss minus the target's
+			// entropy, which training cannot change) must fall.
+			if klFirst, klLast := first.Policy-first.PolicyEntropy, last.Policy-last.PolicyEntropy; !(klLast < 0.5*klFirst) || !(last.Value < 0.5*first.Value) {
+				t.Errorf("loss did not fall enough: policy KL %v → %v, value %v → %v", klFirst, klLast, first.Value, last.Value)
+			}
+			if first.PolicyEntropy != last.PolicyEntropy || first.PolicyEntropy <= 0 {
+				t.Errorf("target entropy %v then %v: the same targets must give the same positive entropy", first.PolicyEntropy, last.PolicyEntropy)
 			}
 			if tr.Steps() != 80 {
 				t.Errorf("Steps() = %d, want 80", tr.Steps())
@@ -228,20 +239,40 @@ func TestTrainerRejectsBadInput(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 1))
 	planes := randomPlanes(rng, 2)
-	pol, wdl := randomTargets(rng, 2)
-	if _, err := tr.Step(planes[:env.InputSize], pol, wdl); err == nil {
+	pol, mask, wdl := randomTargets(rng, 2)
+	if _, err := tr.Step(planes[:env.InputSize], pol, mask, wdl); err == nil {
 		t.Error("short batch accepted")
 	}
+	if _, err := tr.Step(planes, pol, mask[:env.PolicySize], wdl); err == nil {
+		t.Error("short mask accepted")
+	}
 	before := w.Clone()
-	pol[5] = float32(math.NaN())
-	if _, err := tr.Step(planes, pol, wdl); !errors.Is(err, ErrNonFinite) {
+	illegal := slices.Index(mask, 0)
+	for _, c := range []struct {
+		name    string
+		index   int
+		p, m    float32
+		wantErr string
+	}{
+		{"target on an illegal move", illegal, 0.25, 0, "legal mask excludes"},
+		{"mask entry neither 0 nor 1", illegal, 0, 0.5, "want 0 or 1"},
+		{"negative target", illegal, -0.25, 1, "policy target is -0.25"},
+	} {
+		p, m := slices.Clone(pol), slices.Clone(mask)
+		p[c.index], m[c.index] = c.p, c.m
+		if _, err := tr.Step(planes, p, m, wdl); err == nil || !strings.Contains(err.Error(), c.wantErr) {
+			t.Errorf("%s: got %v, want an error saying %q", c.name, err, c.wantErr)
+		}
+	}
+	pol[slices.Index(mask, 1)] = float32(math.NaN())
+	if _, err := tr.Step(planes, pol, mask, wdl); !errors.Is(err, ErrNonFinite) {
 		t.Errorf("NaN target: got %v, want ErrNonFinite", err)
 	}
 	if !w.Equal(before) {
-		t.Error("a non-finite step changed the weights")
+		t.Error("a rejected step changed the weights")
 	}
 	tr.Close()
-	if _, err := tr.Step(planes, pol, wdl); !errors.Is(err, ErrClosed) {
+	if _, err := tr.Step(planes, pol, mask, wdl); !errors.Is(err, ErrClosed) {
 		t.Errorf("after Close: got %v, want ErrClosed", err)
 	}
 	bad := DefaultTrainConfig()
@@ -308,4 +339,117 @@ func TestTrainConfigJSON(t *testing.T) {
 			t.Errorf("invalid config accepted: %+v", c)
 		}
 	}
+}
+
+// TestPolicyLossIgnoresIllegalLogits drives one move-type plane's logits
+// far up through its bias while every position's legal mask excludes that
+// plane: the losses and every other gradient stay as they were, and the
+// plane's parameters get no gradient. Without the mask the loss would grow
+// by about the bias.
+func TestPolicyLossIgnoresIllegalLogits(t *testing.T) {
+	const n, plane = 4, 40
+	w, tr := tinyTrainer(t, n, 17)
+	rng := rand.New(rand.NewPCG(18, 18))
+	planes := randomPlanes(rng, n)
+	pol, mask, wdl := randomTargets(rng, n)
+	for b := 0; b < n; b++ {
+		row := pol[b*env.PolicySize : (b+1)*env.PolicySize]
+		clear(row[plane*64 : (plane+1)*64])
+		clear(mask[b*env.PolicySize+plane*64 : b*env.PolicySize+(plane+1)*64])
+		j := slices.Index(mask[b*env.PolicySize:(b+1)*env.PolicySize], 1)
+		row[j] += 0.1 // the row may have lost all its mass
+		var sum float32
+		for _, v := range row {
+			sum += v
+		}
+		for i := range row {
+			row[i] /= sum
+		}
+	}
+	g0, l0, err := tr.Gradients(planes, pol, mask, wdl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Param("policy.logits.b").Data[plane] = 1e4
+	g1, l1, err := tr.Gradients(planes, pol, mask, wdl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l0.Policy != l1.Policy || l0.Value != l1.Value {
+		t.Fatalf("illegal logits raised by 1e4 change the losses: %+v, then %+v", l0, l1)
+	}
+	for i, p := range w.Params() {
+		for j := range g1[i] {
+			onPlane := p.Name == "policy.logits.b" && j == plane ||
+				p.Name == "policy.logits.w" && j/w.Config().PolicyChannels == plane
+			if onPlane && g1[i][j] != 0 || g1[i][j] != g0[i][j] {
+				t.Fatalf("%s[%d]: gradient %v, was %v (on the masked plane: %v)", p.Name, j, g1[i][j], g0[i][j], onPlane)
+			}
+		}
+	}
+}
+
+// TestPolicyKL: the policy loss minus the target's entropy (the KL
+// divergence) is never negative, and it is zero when the target is the
+// network's own softmax over the legal moves.
+func TestPolicyKL(t *testing.T) {
+	const n = 5
+	w, tr := tinyTrainer(t, n, 19)
+	rng := rand.New(rand.NewPCG(20, 20))
+	for range 5 {
+		planes := randomPlanes(rng, n)
+		pol, mask, wdl := randomTargets(rng, n)
+		l, err := tr.Loss(planes, pol, mask, wdl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kl := l.Policy - l.PolicyEntropy; kl < -1e-6 || l.PolicyEntropy < 0 {
+			t.Errorf("policy loss %v, target entropy %v: KL %v", l.Policy, l.PolicyEntropy, kl)
+		}
+	}
+	planes := randomPlanes(rng, n)
+	_, mask, wdl := randomTargets(rng, n)
+	logits, probs := make([]float32, n*env.PolicySize), make([]float32, n*env.WDLSize)
+	ev, err := NewFastEvaluator(w, FastOptions{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ev.Close()
+	if err := ev.Evaluate(planes, n, logits, probs); err != nil {
+		t.Fatal(err)
+	}
+	pol := make([]float32, n*env.PolicySize)
+	for b := 0; b < n; b++ {
+		var sum float64
+		for j := b * env.PolicySize; j < (b+1)*env.PolicySize; j++ {
+			if mask[j] == 1 {
+				sum += math.Exp(float64(logits[j]))
+			}
+		}
+		for j := b * env.PolicySize; j < (b+1)*env.PolicySize; j++ {
+			if mask[j] == 1 {
+				pol[j] = float32(math.Exp(float64(logits[j])) / sum)
+			}
+		}
+	}
+	l, err := tr.Loss(planes, pol, mask, wdl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kl := l.Policy - l.PolicyEntropy; math.Abs(kl) > 1e-5 {
+		t.Errorf("target = the net's legal policy: loss %v, entropy %v, KL %v, want 0", l.Policy, l.PolicyEntropy, kl)
+	}
+}
+
+// tinyTrainer returns fresh tiny weights and a trainer of batch n over
+// them, closed when the test ends.
+func tinyTrainer(t *testing.T, n int, seed uint64) (*Weights, *Trainer) {
+	t.Helper()
+	w := mustWeights(t, mustPreset(t, "tiny"), seed)
+	tr, err := NewTrainer(w, smallTrainConfig(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tr.Close() })
+	return w, tr
 }

@@ -24,26 +24,49 @@ import (
 // gradient one cheap pass:
 //
 //	∂loss[b]/∂z[b,j] = softmax(z[b])_j · Σ_i t[b,i] − t[b,j]
-type softmaxXent struct{}
+//
+// The masked form takes a third [batch, k] input, a mask (1 for an entry
+// that takes part, 0 for one that does not), and computes the softmax over
+// the row's masked-in entries only: the policy loss over the legal moves,
+// the distribution the search uses. Masked-out entries contribute nothing
+// and get zero gradient, whatever their logits; their targets must be zero
+// (Trainer checks). A row with no masked-in entry has loss 0.
+type softmaxXent struct{ masked bool }
 
 // softmaxXentDiff computes the gradient above times the upstream gradient
-// of loss[b]. Inputs: logits, targets, upstream [batch].
-type softmaxXentDiff struct{}
+// of loss[b]. Inputs: logits, targets, the mask if masked, upstream
+// [batch].
+type softmaxXentDiff struct{ masked bool }
 
 // softmaxCrossEntropy returns the per-row cross-entropy [batch] of
-// softmax(logits) against target, both [batch, k].
-func softmaxCrossEntropy(logits, target *G.Node) (*G.Node, error) {
-	if logits.Dims() != 2 || !logits.Shape().Eq(target.Shape()) {
-		return nil, fmt.Errorf("model: softmax cross-entropy wants two [batch, k] nodes of one shape, got %v and %v", logits.Shape(), target.Shape())
+// softmax(logits) against target, all [batch, k]; with a mask (nil for
+// none), of the softmax over the entries the mask keeps.
+func softmaxCrossEntropy(logits, target, mask *G.Node) (*G.Node, error) {
+	in := G.Nodes{logits, target}
+	if mask != nil {
+		in = append(in, mask)
 	}
-	return G.ApplyOp(softmaxXent{}, logits, target)
+	for _, n := range in[1:] {
+		if logits.Dims() != 2 || !logits.Shape().Eq(n.Shape()) {
+			return nil, fmt.Errorf("model: softmax cross-entropy wants [batch, k] nodes of one shape, got %v and %v", logits.Shape(), n.Shape())
+		}
+	}
+	return G.ApplyOp(softmaxXent{masked: mask != nil}, in...)
 }
 
-func (softmaxXent) Arity() int { return 2 }
-func (softmaxXent) Type() hm.Type {
+func (o softmaxXent) Arity() int {
+	if o.masked {
+		return 3
+	}
+	return 2
+}
+func (o softmaxXent) Type() hm.Type {
 	a := hm.TypeVariable('a')
 	m := G.TensorType{Dims: 2, Of: a}
 	v := G.TensorType{Dims: 1, Of: a}
+	if o.masked {
+		return hm.NewFnType(m, m, m, v)
+	}
 	return hm.NewFnType(m, m, v)
 }
 func (softmaxXent) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
@@ -53,54 +76,63 @@ func (softmaxXent) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 	}
 	return tensor.Shape{s[0]}, nil
 }
-func (softmaxXent) ReturnsPtr() bool      { return false }
-func (softmaxXent) CallsExtern() bool     { return false }
-func (softmaxXent) OverwritesInput() int  { return -1 }
-func (softmaxXent) WriteHash(h hash.Hash) { fmt.Fprint(h, "alicezero.softmaxXent") }
-func (o softmaxXent) Hashcode() uint32    { return hashOf(o) }
-func (softmaxXent) String() string        { return "SoftmaxXent" }
+func (softmaxXent) ReturnsPtr() bool        { return false }
+func (softmaxXent) CallsExtern() bool       { return false }
+func (softmaxXent) OverwritesInput() int    { return -1 }
+func (o softmaxXent) WriteHash(h hash.Hash) { fmt.Fprint(h, "alicezero.", o.String()) }
+func (o softmaxXent) Hashcode() uint32      { return hashOf(o) }
+func (o softmaxXent) String() string {
+	if o.masked {
+		return "MaskedSoftmaxXent"
+	}
+	return "SoftmaxXent"
+}
 
-func (softmaxXent) Do(in ...G.Value) (G.Value, error) {
-	z, t, err := twoMatrices(in, "softmaxXent")
+func (o softmaxXent) Do(in ...G.Value) (G.Value, error) {
+	ms, err := sameMatrices(in, o.Arity(), o.String())
 	if err != nil {
 		return nil, err
 	}
-	rows, k := z.Shape()[0], z.Shape()[1]
+	z := ms[0]
+	rows := z.Shape()[0]
 	out := tensor.New(tensor.Of(z.Dtype()), tensor.WithShape(rows))
 	switch z.Dtype() {
 	case tensor.Float32:
-		zs, ts, os := z.Float32s(), t.Float32s(), out.Float32s()
-		for b := 0; b < rows; b++ {
-			os[b] = float32(xentRow(zs[b*k:(b+1)*k], ts[b*k:(b+1)*k], nil))
-		}
+		xentRows(backings[float32](ms), nil, out.Float32s())
 	case tensor.Float64:
-		zs, ts, os := z.Float64s(), t.Float64s(), out.Float64s()
-		for b := 0; b < rows; b++ {
-			os[b] = xentRow64(zs[b*k:(b+1)*k], ts[b*k:(b+1)*k], nil)
-		}
+		xentRows(backings[float64](ms), nil, out.Float64s())
 	default:
-		return nil, fmt.Errorf("softmaxXent: unsupported dtype %v", z.Dtype())
+		return nil, fmt.Errorf("%v: unsupported dtype %v", o, z.Dtype())
 	}
 	return out, nil
 }
 
 // SymDiff implements gorgonia.SDOp.
-func (softmaxXent) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	d, err := G.ApplyOp(softmaxXentDiff{}, inputs[0], inputs[1], grad)
+func (o softmaxXent) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
+	d, err := G.ApplyOp(softmaxXentDiff(o), append(inputs[:len(inputs):len(inputs)], grad)...)
 	if err != nil {
 		return nil, err
 	}
-	return G.Nodes{d, nil}, nil
+	out := make(G.Nodes, len(inputs))
+	out[0] = d
+	return out, nil
 }
 
 // DiffWRT implements gorgonia.SDOp: only the logits get a gradient.
-func (softmaxXent) DiffWRT(int) []bool { return []bool{true, false} }
+func (o softmaxXent) DiffWRT(n int) []bool {
+	d := make([]bool, n)
+	d[0] = true
+	return d
+}
 
-func (softmaxXentDiff) Arity() int { return 3 }
-func (softmaxXentDiff) Type() hm.Type {
+func (o softmaxXentDiff) Arity() int { return softmaxXent(o).Arity() + 1 }
+func (o softmaxXentDiff) Type() hm.Type {
 	a := hm.TypeVariable('a')
 	m := G.TensorType{Dims: 2, Of: a}
 	v := G.TensorType{Dims: 1, Of: a}
+	if o.masked {
+		return hm.NewFnType(m, m, m, v, m)
+	}
 	return hm.NewFnType(m, m, v, m)
 }
 func (softmaxXentDiff) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
@@ -110,117 +142,133 @@ func (softmaxXentDiff) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 	}
 	return s.Clone(), nil
 }
-func (softmaxXentDiff) ReturnsPtr() bool      { return false }
-func (softmaxXentDiff) CallsExtern() bool     { return false }
-func (softmaxXentDiff) OverwritesInput() int  { return -1 }
-func (softmaxXentDiff) WriteHash(h hash.Hash) { fmt.Fprint(h, "alicezero.softmaxXentDiff") }
-func (o softmaxXentDiff) Hashcode() uint32    { return hashOf(o) }
-func (softmaxXentDiff) String() string        { return "SoftmaxXentDiff" }
+func (softmaxXentDiff) ReturnsPtr() bool        { return false }
+func (softmaxXentDiff) CallsExtern() bool       { return false }
+func (softmaxXentDiff) OverwritesInput() int    { return -1 }
+func (o softmaxXentDiff) WriteHash(h hash.Hash) { fmt.Fprint(h, "alicezero.", o.String()) }
+func (o softmaxXentDiff) Hashcode() uint32      { return hashOf(o) }
+func (o softmaxXentDiff) String() string        { return softmaxXent(o).String() + "Diff" }
 
-func (softmaxXentDiff) Do(in ...G.Value) (G.Value, error) {
-	if len(in) != 3 {
-		return nil, fmt.Errorf("softmaxXentDiff: want 3 inputs, got %d", len(in))
+func (o softmaxXentDiff) Do(in ...G.Value) (G.Value, error) {
+	if len(in) != o.Arity() {
+		return nil, fmt.Errorf("%v: want %d inputs, got %d", o, o.Arity(), len(in))
 	}
-	z, t, err := twoMatrices(in[:2], "softmaxXentDiff")
+	ms, err := sameMatrices(in[:len(in)-1], len(in)-1, o.String())
 	if err != nil {
 		return nil, err
 	}
-	up, ok := in[2].(*tensor.Dense)
+	z := ms[0]
+	up, ok := in[len(in)-1].(*tensor.Dense)
 	rows, k := z.Shape()[0], z.Shape()[1]
 	if !ok || up.Shape().TotalSize() != rows || up.Dtype() != z.Dtype() {
-		return nil, fmt.Errorf("softmaxXentDiff: upstream gradient %v does not match %v", in[2], z.Shape())
+		return nil, fmt.Errorf("%v: upstream gradient %v does not match %v", o, in[len(in)-1], z.Shape())
 	}
 	out := tensor.New(tensor.Of(z.Dtype()), tensor.WithShape(rows, k))
 	switch z.Dtype() {
 	case tensor.Float32:
-		zs, ts, us, os := z.Float32s(), t.Float32s(), up.Float32s(), out.Float32s()
-		for b := 0; b < rows; b++ {
-			r := os[b*k : (b+1)*k]
-			xentRow(zs[b*k:(b+1)*k], ts[b*k:(b+1)*k], r)
-			for j := range r {
-				r[j] *= us[b]
-			}
-		}
+		xentRows(backings[float32](ms), up.Float32s(), out.Float32s())
 	case tensor.Float64:
-		zs, ts, us, os := z.Float64s(), t.Float64s(), up.Float64s(), out.Float64s()
-		for b := 0; b < rows; b++ {
-			r := os[b*k : (b+1)*k]
-			xentRow64(zs[b*k:(b+1)*k], ts[b*k:(b+1)*k], r)
-			for j := range r {
-				r[j] *= us[b]
-			}
-		}
+		xentRows(backings[float64](ms), up.Float64s(), out.Float64s())
 	default:
-		return nil, fmt.Errorf("softmaxXentDiff: unsupported dtype %v", z.Dtype())
+		return nil, fmt.Errorf("%v: unsupported dtype %v", o, z.Dtype())
 	}
 	return out, nil
 }
 
-// xentRow returns -Σ t·logsoftmax(z), accumulating in float64, and if grad
-// is not nil writes ∂/∂z into it.
-func xentRow(z, t, grad []float32) float64 {
-	m := z[0]
-	for _, v := range z[1:] {
-		if v > m {
-			m = v
+type float interface{ ~float32 | ~float64 }
+
+// xentRows runs xentRow over the rows of ms = logits, targets and
+// optionally a mask, all [rows, k] row-major. With up nil it writes each
+// row's loss to out [rows]; otherwise it writes the gradient times up[b]
+// to out [rows, k].
+func xentRows[F float](ms [][]F, up, out []F) {
+	z, t := ms[0], ms[1]
+	rows := len(out)
+	if up != nil {
+		rows = len(up)
+	}
+	k := len(z) / max(rows, 1)
+	for b := 0; b < rows; b++ {
+		var mask, grad []F
+		if len(ms) == 3 {
+			mask = ms[2][b*k : (b+1)*k]
 		}
+		if up != nil {
+			grad = out[b*k : (b+1)*k]
+		}
+		loss := xentRow(z[b*k:(b+1)*k], t[b*k:(b+1)*k], mask, grad)
+		if up == nil {
+			out[b] = F(loss)
+			continue
+		}
+		for j := range grad {
+			grad[j] *= up[b]
+		}
+	}
+}
+
+// xentRow returns -Σ t·log softmax(z) over the entries where mask is not
+// zero (every entry if mask is nil), accumulating in float64, and if grad
+// is not nil writes ∂/∂z into it: 0 outside the mask.
+func xentRow[F float](z, t, mask, grad []F) float64 {
+	in := func(j int) bool { return mask == nil || mask[j] != 0 }
+	m := math.Inf(-1)
+	for j, v := range z {
+		if in(j) {
+			m = max(m, float64(v))
+		}
+	}
+	if math.IsInf(m, -1) {
+		clear(grad) // nothing masked in: no loss, no gradient
+		return 0
 	}
 	var sumExp, sumT, dot float64
 	for j, v := range z {
-		sumExp += math.Exp(float64(v - m))
-		sumT += float64(t[j])
-		dot += float64(t[j]) * float64(v-m)
+		if in(j) {
+			d := float64(v) - m
+			sumExp += math.Exp(d)
+			sumT += float64(t[j])
+			dot += float64(t[j]) * d
+		}
 	}
 	lse := math.Log(sumExp)
-	if grad != nil {
-		for j, v := range z {
-			grad[j] = float32(math.Exp(float64(v-m)-lse)*sumT - float64(t[j]))
+	for j := range grad {
+		grad[j] = 0
+		if in(j) {
+			grad[j] = F(math.Exp(float64(z[j])-m-lse)*sumT - float64(t[j]))
 		}
 	}
 	return sumT*lse - dot
 }
 
-func xentRow64(z, t, grad []float64) float64 {
-	m := z[0]
-	for _, v := range z[1:] {
-		if v > m {
-			m = v
+// sameMatrices checks that in holds n dense [batch, k] tensors of one shape
+// and dtype and returns them, materialised if they are views (whose
+// backing arrays would not be laid out row-major).
+func sameMatrices(in []G.Value, n int, op string) ([]*tensor.Dense, error) {
+	if len(in) != n {
+		return nil, fmt.Errorf("%s: want %d inputs, got %d", op, n, len(in))
+	}
+	out := make([]*tensor.Dense, n)
+	for i, v := range in {
+		d, ok := v.(*tensor.Dense)
+		if !ok || d.Dims() != 2 || (i > 0 && (!d.Shape().Eq(out[0].Shape()) || d.Dtype() != out[0].Dtype())) {
+			return nil, fmt.Errorf("%s: want %d dense [batch, k] tensors of one shape and dtype, got %v", op, n, in)
 		}
-	}
-	var sumExp, sumT, dot float64
-	for j, v := range z {
-		sumExp += math.Exp(v - m)
-		sumT += t[j]
-		dot += t[j] * (v - m)
-	}
-	lse := math.Log(sumExp)
-	if grad != nil {
-		for j, v := range z {
-			grad[j] = math.Exp(v-m-lse)*sumT - t[j]
+		if d.IsView() {
+			d = d.Materialize().(*tensor.Dense)
 		}
+		out[i] = d
 	}
-	return sumT*lse - dot
+	return out, nil
 }
 
-func twoMatrices(in []G.Value, op string) (z, t *tensor.Dense, err error) {
-	if len(in) != 2 {
-		return nil, nil, fmt.Errorf("%s: want 2 inputs, got %d", op, len(in))
+// backings returns the backing arrays of tensors of element type F.
+func backings[F float](ms []*tensor.Dense) [][]F {
+	out := make([][]F, len(ms))
+	for i, m := range ms {
+		out[i] = m.Data().([]F)
 	}
-	z, ok1 := in[0].(*tensor.Dense)
-	t, ok2 := in[1].(*tensor.Dense)
-	if !ok1 || !ok2 || z.Dims() != 2 || !z.Shape().Eq(t.Shape()) || z.Dtype() != t.Dtype() {
-		return nil, nil, fmt.Errorf("%s: want two dense [batch, k] tensors of one shape and dtype, got %v and %v", op, in[0], in[1])
-	}
-	if z.IsView() || t.IsView() {
-		// Views' Float32s() would not be laid out row-major.
-		if z.IsView() {
-			z = z.Materialize().(*tensor.Dense)
-		}
-		if t.IsView() {
-			t = t.Materialize().(*tensor.Dense)
-		}
-	}
-	return z, t, nil
+	return out
 }
 
 func hashOf(o fmt.Stringer) uint32 {

@@ -38,7 +38,7 @@ func measureHeldout(ctx context.Context, eval mcts.Evaluator, variant env.Varian
 	wdl := make([]float32, heldoutBatch*env.WDLSize)
 	var freq [3]float64
 	var vSum, kSum float64
-	legal := make([]bool, env.PolicySize)
+	legal := make([]float32, env.PolicySize)
 	for start := 0; start < len(samples); start += heldoutBatch {
 		if err := ctx.Err(); err != nil {
 			return h, err
@@ -83,16 +83,16 @@ func measureHeldout(ctx context.Context, eval mcts.Evaluator, variant env.Varian
 }
 
 // policyKL is KL(target ‖ softmax of the legal logits).
-func policyKL(logits []float32, legal []bool, target []replay.PolicyEntry) float64 {
+func policyKL(logits, legal []float32, target []replay.PolicyEntry) float64 {
 	mx := math.Inf(-1)
 	for i, ok := range legal {
-		if ok {
+		if ok != 0 {
 			mx = max(mx, float64(logits[i]))
 		}
 	}
 	var z float64
 	for i, ok := range legal {
-		if ok {
+		if ok != 0 {
 			z += math.Exp(float64(logits[i]) - mx)
 		}
 	}

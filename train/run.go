@@ -638,7 +638,7 @@ func (r *runner) trainSteps(ctx context.Context, it, newPositions int, m *Metric
 	}
 	steps := int(math.Ceil(float64(newPositions) * t.SampleReuse / float64(t.BatchSize)))
 	rng := rand.New(rand.NewPCG(seedFor(r.cfg.Seed, it, "train", 0), 2))
-	batch := replay.NewBatch(t.BatchSize)
+	batch := replay.NewBatch(t.BatchSize, r.variant)
 	bar := newBar(r.opts.Progress, steps, fmt.Sprintf("iteration %d/%d training", it, r.cfg.Iterations), "steps")
 	start := time.Now()
 	var sum model.Losses
@@ -656,7 +656,7 @@ func (r *runner) trainSteps(ctx context.Context, it, newPositions int, m *Metric
 			return err
 		}
 		batch.Fill(samples, rng, float32(t.ValueQWeight))
-		l, err := r.trainer.Step(batch.Planes, batch.Policy, batch.WDL)
+		l, err := r.trainer.Step(batch.Planes, batch.Policy, batch.Legal, batch.WDL)
 		if err != nil {
 			return fmt.Errorf("training step %d: %w", done+1, err)
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/model"
 )
 
@@ -60,10 +61,10 @@ func readExport(t *testing.T, dir string) map[string]any {
 	if d["format"] != "alicezero-onnx" {
 		t.Errorf("format %v", d["format"])
 	}
-	if moves, _ := d["policy"].(map[string]any)["moves"].([]any); len(moves) != 1858 || moves[0] == "" {
-		t.Errorf("policy.moves has %d entries", len(moves))
+	if moves, _ := d["policy"].(map[string]any)["moves"].([]any); len(moves) != env.PolicySize || moves[64] != "a1a3" {
+		t.Errorf("policy.moves has %d entries, index 64 %v", len(moves), moves[64])
 	}
-	if planes, _ := d["input"].(map[string]any)["planes"].([]any); len(planes) != 34 {
+	if planes, _ := d["input"].(map[string]any)["planes"].([]any); len(planes) != env.NumPlanes {
 		t.Errorf("input.planes has %d entries", len(planes))
 	}
 	tps, _ := d["test_positions"].([]any)
@@ -75,7 +76,7 @@ func readExport(t *testing.T, dir string) map[string]any {
 		p, _ := m["planes"].([]any)
 		l, _ := m["policy_logits"].([]any)
 		w, _ := m["wdl"].([]any)
-		if m["fen"] == "" || len(p) != 34*64 || len(l) != 1858 || len(w) != 3 {
+		if m["fen"] == "" || len(p) != env.InputSize || len(l) != env.PolicySize || len(w) != env.WDLSize {
 			t.Errorf("test position %v: %d planes, %d logits, %d wdl", m["name"], len(p), len(l), len(w))
 		}
 	}

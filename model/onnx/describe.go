@@ -9,10 +9,13 @@ import (
 )
 
 // FormatName and FormatVersion identify the model.json format. The version
-// changes whenever a key changes meaning or disappears.
+// changes whenever a key changes meaning or disappears. Version 2: the
+// policy is 73 move-type planes × 64 squares (policy.planes, policy.moves
+// with "" for indices naming no move), the input has 37 planes (attack
+// planes in, the colour plane out).
 const (
 	FormatName    = "alicezero-onnx"
-	FormatVersion = 1
+	FormatVersion = 2
 )
 
 // Metadata is what the exporter knows about a network beyond its weights.
@@ -109,13 +112,27 @@ type Output struct {
 
 // Policy is the policy index ↔ move table.
 type Policy struct {
-	Size        int      `json:"size"`
-	Perspective string   `json:"perspective"`
-	Promotions  string   `json:"promotions"`
-	Castling    string   `json:"castling"`
-	Layout      string   `json:"layout"`
-	Usage       string   `json:"usage"`
-	Moves       []string `json:"moves"`
+	Size        int           `json:"size"`
+	LayoutName  string        `json:"layout_name"`
+	Shape       []int         `json:"shape"`
+	Perspective string        `json:"perspective"`
+	Promotions  string        `json:"promotions"`
+	Castling    string        `json:"castling"`
+	Layout      string        `json:"layout"`
+	Usage       string        `json:"usage"`
+	Planes      []PolicyPlane `json:"planes"`
+	Moves       []string      `json:"moves"`
+}
+
+// PolicyPlane is one move-type plane of the policy: the displacement of
+// its moves (files right, ranks up, from the side to move's view) and the
+// under-promotion piece, if any.
+type PolicyPlane struct {
+	Index     int    `json:"index"`
+	Meaning   string `json:"meaning"`
+	Files     int    `json:"files"`
+	Ranks     int    `json:"ranks"`
+	Promotion string `json:"promotion,omitempty"`
 }
 
 // Source records where the weights came from.
@@ -164,32 +181,45 @@ var testPositions = []struct {
 // pieceNames are the kinds in plane order.
 var pieceNames = [6]string{"pawns", "knights", "bishops", "rooks", "queens", "king"}
 
-// planeTable lists the input planes (the layout of env/planes.go).
+// planeTable lists the input planes (the layout of env/planes.go), in
+// index order.
 func planeTable() []Plane {
-	var ps []Plane
-	for b, board := range [2]string{"A", "B"} {
-		for s, side := range [2]string{"our", "their"} {
+	ps := make([]Plane, env.NumPlanes)
+	set := func(i int, name, meaning string) { ps[i] = Plane{Index: i, Name: name, Meaning: meaning} }
+	for _, board := range [2]env.Board{env.BoardA, env.BoardB} {
+		for _, ours := range [2]bool{true, false} {
+			side := map[bool]string{true: "our", false: "their"}[ours]
 			for k, kind := range pieceNames {
-				ps = append(ps, Plane{
-					Index:   b*12 + s*6 + k,
-					Name:    fmt.Sprintf("%s_%s_%s", side, kind, board),
-					Meaning: fmt.Sprintf("1 on each square holding %s %s on board %s, else 0", side, kind, board),
-				})
+				set(env.PiecePlane(board, ours, env.Kind(k)), fmt.Sprintf("%s_%s_%s", side, kind, board),
+					fmt.Sprintf("1 on each square holding %s %s on board %s, else 0", side, kind, board))
 			}
+			set(env.AttackPlane(board, ours), fmt.Sprintf("%s_attacks_%s", side, board),
+				fmt.Sprintf("1 on each square of board %s attacked by %s pieces standing on board %s (in the ordinary chess sense on that board: "+
+					"pawns diagonally forward, sliders stopped by the first man of that board; whatever stands on the square), else 0", board, side, board))
 		}
 	}
-	ps = append(ps,
-		Plane{24, "repeated_once", "1 everywhere if this position occurred at least once before in the game (0 when encoding a FEN without history)"},
-		Plane{25, "repeated_twice", "1 everywhere if this position occurred at least twice before"},
-		Plane{26, "black_to_move", "1 everywhere if Black is to move (the real colour, since the board is always shown from the mover's side)"},
-		Plane{27, "our_castle_kingside", "1 everywhere if the side to move may still castle king side"},
-		Plane{28, "our_castle_queenside", "1 everywhere if the side to move may still castle queen side"},
-		Plane{29, "their_castle_kingside", "1 everywhere if the opponent may still castle king side"},
-		Plane{30, "their_castle_queenside", "1 everywhere if the opponent may still castle queen side"},
-		Plane{31, "halfmove_clock", "min(halfmove clock, 100) / 100 everywhere"},
-		Plane{32, "en_passant", "1 on the en-passant target square (variant alice-ep only; always 0 in alice), else 0"},
-		Plane{33, "ones", "1 everywhere (lets the convolutions see the board's edge)"},
-	)
+	set(env.PlaneRepetitions, "repeated_once", "1 everywhere if this position occurred at least once before in the game (0 when encoding a FEN without history)")
+	set(env.PlaneRepetitions+1, "repeated_twice", "1 everywhere if this position occurred at least twice before")
+	set(env.PlaneCastling, "our_castle_kingside", "1 everywhere if the side to move may still castle king side")
+	set(env.PlaneCastling+1, "our_castle_queenside", "1 everywhere if the side to move may still castle queen side")
+	set(env.PlaneCastling+2, "their_castle_kingside", "1 everywhere if the opponent may still castle king side")
+	set(env.PlaneCastling+3, "their_castle_queenside", "1 everywhere if the opponent may still castle queen side")
+	set(env.PlaneHalfmove, "halfmove_clock", "min(halfmove clock, 100) / 100 everywhere")
+	set(env.PlaneEnPassant, "en_passant", "1 on the en-passant target square (variant alice-ep only; always 0 in alice), else 0")
+	set(env.PlaneOnes, "ones", "1 everywhere (lets the convolutions see the board's edge)")
+	return ps
+}
+
+// policyPlanes lists the policy's move-type planes.
+func policyPlanes(l *env.PolicyLayout) []PolicyPlane {
+	ps := make([]PolicyPlane, l.Planes())
+	for i := range ps {
+		t := l.MoveType(i)
+		ps[i] = PolicyPlane{Index: i, Meaning: t.String(), Files: t.Files, Ranks: t.Ranks}
+		if t.Promotion != env.NoKind {
+			ps[i].Promotion = string(t.Promotion.Letter())
+		}
+	}
 	return ps
 }
 
@@ -211,6 +241,7 @@ func Describe(w *model.Weights, meta Metadata) (*Description, error) {
 		return nil, fmt.Errorf("onnx: %w", err)
 	}
 	C, P, V, H := cfg.Channels, cfg.PolicyChannels, cfg.ValueChannels, cfg.ValueHidden
+	layout := v.Policy()
 	d := &Description{
 		Format:        FormatName,
 		FormatVersion: FormatVersion,
@@ -239,7 +270,7 @@ func Describe(w *model.Weights, meta Metadata) (*Description, error) {
 			Layers: []string{
 				fmt.Sprintf("stem: Conv 3x3, %d→%d channels, pad 1, bias; Relu", env.NumPlanes, C),
 				fmt.Sprintf("%d residual blocks (res0, res1, ...): x → Relu(x + Conv3x3(Relu(Conv3x3(x)))), %d channels, pad 1, biases", cfg.Blocks, C),
-				fmt.Sprintf("policy head: Conv 1x1 %d→%d, bias; Relu; Flatten (channel-major, index c*64+square); Gemm %d→%d (weights [in,out], transB=0) → policy_logits", C, P, P*env.PlaneSize, env.PolicySize),
+				fmt.Sprintf("policy head: Conv 3x3 %d→%d, pad 1, bias; Relu; Conv 1x1 %d→%d (the move-type planes), bias; Flatten (plane-major, index plane*64+square) → policy_logits", C, P, P, env.PolicyPlanes),
 				fmt.Sprintf("value head: Conv 1x1 %d→%d, bias; Relu; Flatten (channel-major); Gemm %d→%d; Relu; Gemm %d→%d; Softmax(axis 1) → wdl", C, V, V*env.PlaneSize, H, H, env.WDLSize),
 			},
 		},
@@ -252,32 +283,39 @@ func Describe(w *model.Weights, meta Metadata) (*Description, error) {
 				"in the side to move's frame (see perspective)",
 			Perspective: "always from the side to move's view: 'our' pieces are the mover's. When Black is to move the board is mirrored " +
 				"top to bottom (square s becomes s XOR 56: a1↔a8, e2↔e7; files are kept) and the colours are swapped, so the mover always plays up the board. " +
-				"Plane 26 tells the real colour.",
+				"The real colour is not an input: the rules are colour-symmetric, so it carries no information.",
 			Planes: planeTable(),
 		},
 		Outputs: []Output{
 			{Name: PolicyName, Shape: []any{batchDim, env.PolicySize}, DType: "float32",
-				Meaning: "raw logits over all 1858 policy indices (see policy.moves), from the side to move's view. " +
-					"Not normalised and not masked: set the logits of illegal moves to -inf (or drop them), then softmax over the legal ones."},
+				Meaning: fmt.Sprintf("raw logits over all %d policy indices (see policy.planes and policy.moves), from the side to move's view. ", env.PolicySize) +
+					"Not normalised and not masked: set the logits of illegal moves to -inf (or drop them), then softmax over the legal ones " +
+					"(the network was trained with exactly that softmax, so the other logits mean nothing)."},
 			{Name: WDLName, Shape: []any{batchDim, env.WDLSize}, DType: "float32",
 				Meaning: "probabilities (already softmaxed, summing to 1) of win, draw, loss for the side to move, in that order; " +
 					"expected score = win + draw/2, value in [-1,1] = win - loss"},
 		},
 		Policy: Policy{
-			Size: env.PolicySize,
+			Size:       env.PolicySize,
+			LayoutName: layout.Name(),
+			Shape:      []int{layout.Planes(), layout.Height(), layout.Width()},
 			Perspective: "moves[i] is index i written in UCI from White's view. When Black is to move, mirror both squares top to bottom " +
 				"(rank r → 9-r, file kept; square s → s XOR 56): index of Black's e7e5 = index of 'e2e4'. The board (A or B) is implied by the from-square.",
-			Promotions: "a promotion to a queen is the pawn's plain move (index of 'e7e8' covers e7e8q); under-promotions to knight, bishop, rook " +
-				"have their own indices 1792–1857 ('e7e8n', 'e7d8b', ...)",
-			Castling: "castling is the king's two-square move: e1g1 (king side), e1c1 (queen side)",
-			Layout: "0–1791: from-square then to-square pairs a queen or knight could travel between on an empty board, ordered by from-square then to-square; " +
-				"1792–1857: under-promotions by from-file, direction (towards a, straight, towards h), piece (n, b, r)",
-			Usage: "to pick a move: generate the legal moves, map each to its index (mirroring for Black), take those logits, softmax",
+			Promotions: "a promotion to a queen is the pawn's plain queen-like move (index of 'e7e8' covers e7e8q); under-promotions to knight, bishop, rook " +
+				"have their own planes 64–72 ('e7e8n', 'e7d8b', ...)",
+			Castling: "castling is the king's two-square move: e1g1 (king side, plane 'queen-like E 2'), e1c1 (queen side, 'queen-like W 2')",
+			Layout: "index = plane*64 + from-square (a1 = 0 ... h8 = 63, from the side to move's view): AlphaZero's move-type planes. " +
+				"Planes 0–55: queen-like moves, direction*7 + distance-1, directions N, NE, E, SE, S, SW, W, NW (N = up the board, towards the opponent), distance 1–7; " +
+				"56–63: knight jumps (+1,+2), (+2,+1), (+2,-1), (+1,-2), (-1,-2), (-2,-1), (-2,+1), (-1,+2) as (files, ranks); " +
+				"64–72: under-promotions, piece*3 + direction, pieces n, b, r, directions capture towards the a-file, straight, capture towards the h-file. " +
+				"Indices whose move would leave the board name no move: their moves[] entry is \"\" (1858 of the indices name moves).",
+			Usage:  "to pick a move: generate the legal moves, map each to its index (mirroring for Black), take those logits, softmax",
+			Planes: policyPlanes(layout),
 		},
 		Source: Source{Checkpoint: meta.Checkpoint, Step: meta.Step, Meta: maps.Clone(meta.Meta)},
 	}
 	for i := 0; i < env.PolicySize; i++ {
-		d.Policy.Moves = append(d.Policy.Moves, env.PolicyUCI(i))
+		d.Policy.Moves = append(d.Policy.Moves, layout.UCI(i))
 	}
 	for _, p := range w.Params() {
 		role := "weight"

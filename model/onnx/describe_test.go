@@ -2,6 +2,7 @@ package onnx
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -22,15 +23,32 @@ func TestDescriptionPolicyRule(t *testing.T) {
 	if len(d.Policy.Moves) != env.PolicySize {
 		t.Fatalf("%d policy moves", len(d.Policy.Moves))
 	}
+	if len(d.Policy.Planes) != env.PolicyPlanes || !slices.Equal(d.Policy.Shape, []int{env.PolicyPlanes, 8, 8}) {
+		t.Fatalf("%d policy planes documented, shape %v", len(d.Policy.Planes), d.Policy.Shape)
+	}
+	layout := env.AliceEP.Policy()
 	byUCI := map[string]int{}
 	for i, m := range d.Policy.Moves {
-		if m != env.PolicyUCI(i) {
-			t.Fatalf("moves[%d] = %q, want %q", i, m, env.PolicyUCI(i))
+		if m != layout.UCI(i) {
+			t.Fatalf("moves[%d] = %q, want %q", i, m, layout.UCI(i))
+		}
+		if m == "" {
+			continue
 		}
 		if _, dup := byUCI[m]; dup {
 			t.Fatalf("move %q listed twice", m)
 		}
 		byUCI[m] = i
+		// The documented plane of index i describes its move: from-square
+		// i%64, displacement and promotion as policy.planes says.
+		pl := d.Policy.Planes[i/64]
+		from, to := m[0:2], m[2:4]
+		if from != squareName(i%64) || int(to[0])-int(from[0]) != pl.Files || int(to[1])-int(from[1]) != pl.Ranks || m[4:] != pl.Promotion {
+			t.Fatalf("index %d is %q, but plane %d documents (%+d,%+d) %q from %s", i, m, pl.Index, pl.Files, pl.Ranks, pl.Promotion, squareName(i%64))
+		}
+	}
+	if len(byUCI) != 1858 {
+		t.Fatalf("%d indices name moves, want 1858", len(byUCI))
 	}
 	mirror := func(sq string) string { return string(sq[0]) + string('1'+'8'-sq[1]) }
 	blacks := 0
@@ -40,9 +58,6 @@ func TestDescriptionPolicyRule(t *testing.T) {
 		}
 		if tp.SideToMove == "black" {
 			blacks++
-		}
-		if got := tp.Planes[26*64] == 1; got != (tp.SideToMove == "black") {
-			t.Errorf("%s: plane 26 says black=%v, side_to_move %s", tp.Name, got, tp.SideToMove)
 		}
 		for _, lm := range tp.LegalMoves {
 			u := lm.UCI
@@ -64,9 +79,20 @@ func TestDescriptionPolicyRule(t *testing.T) {
 	if len(d.Input.Planes) != env.NumPlanes {
 		t.Errorf("%d planes documented", len(d.Input.Planes))
 	}
+	names := map[string]bool{}
 	for i, p := range d.Input.Planes {
-		if p.Index != i {
-			t.Errorf("plane %d documented as %d", i, p.Index)
+		if p.Index != i || p.Name == "" || names[p.Name] {
+			t.Errorf("plane %d documented as %d, %q", i, p.Index, p.Name)
+		}
+		names[p.Name] = true
+	}
+	for plane, name := range map[int]string{
+		env.PiecePlane(env.BoardB, false, env.Queen): "their_queens_B",
+		env.AttackPlane(env.BoardA, true):            "our_attacks_A",
+		env.PlaneOnes:                                "ones",
+	} {
+		if got := d.Input.Planes[plane].Name; got != name {
+			t.Errorf("plane %d is documented as %q, want %q", plane, got, name)
 		}
 	}
 }
@@ -129,3 +155,5 @@ func TestWriteDir(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func squareName(sq int) string { return string([]byte{byte('a' + sq%8), byte('1' + sq/8)}) }

@@ -5,11 +5,12 @@
 // The protobuf is written by hand with protowire (no ONNX library): opset
 // 17, IR version 8, one input
 //
-//	planes         float32 [batch, 34, 8, 8]  (env/planes.go's encoding)
+//	planes         float32 [batch, 37, 8, 8]  (env/planes.go's encoding)
 //
 // and two outputs
 //
-//	policy_logits  float32 [batch, 1858]      raw logits (env/policy.go's indices)
+//	policy_logits  float32 [batch, 4672]      raw logits, 73 move-type planes × 64
+//	                                          from-squares (env/policy.go's indices)
 //	wdl            float32 [batch, 3]         win/draw/loss probabilities
 //
 // with a symbolic batch dimension "batch". The graph uses Conv, Relu, Add,
@@ -18,7 +19,8 @@
 // parameters.
 //
 // Export also builds a Description (model.json): the input plane table,
-// the perspective rule, the full policy index ↔ UCI table, the output
+// the perspective rule, the policy's move-type planes and the full policy
+// index ↔ UCI table, the output
 // meanings, the architecture and test positions with their encoded input
 // and the Go network's outputs. The same JSON is embedded in the ONNX
 // file's metadata_props under the key "alicezero".

@@ -140,11 +140,12 @@ func buildGraph(w *model.Weights) (*graph, error) {
 		x = step(func() (string, error) { return b.relu(s, pre+".relu") })
 	}
 	// Heads. Flatten(axis 1) of [batch, c, 8, 8] is channel-major, c·64+sq:
-	// the order of the Go network's reshape to [batch, c·64].
-	p := step(func() (string, error) { return b.conv(x, "policy.conv", C, P, 1) })
+	// the order of the Go network's reshape to [batch, c·64], and for the
+	// policy's move-type planes the policy index plane·64 + square.
+	p := step(func() (string, error) { return b.conv(x, "policy.conv", C, P, 3) })
 	p = step(func() (string, error) { return b.relu(p, "policy.conv.relu") })
-	p = step(func() (string, error) { return b.op("Flatten", "policy.flatten", []string{p}, intAttr("axis", 1)) })
-	_ = step(func() (string, error) { return b.fc(p, "policy.fc", PolicyName, P*sq, env.PolicySize) })
+	p = step(func() (string, error) { return b.conv(p, "policy.logits", P, env.PolicyPlanes, 1) })
+	_ = step(func() (string, error) { return b.op("Flatten", PolicyName, []string{p}, intAttr("axis", 1)) })
 
 	v := step(func() (string, error) { return b.conv(x, "value.conv", C, V, 1) })
 	v = step(func() (string, error) { return b.relu(v, "value.conv.relu") })

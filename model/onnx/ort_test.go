@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/alicezero/alicezero/env"
@@ -97,7 +98,7 @@ func TestONNXRuntimeMatchesGo(t *testing.T) {
 			// Batch 1: the start position. Batch 3: the other three (two
 			// with Black to move).
 			batches := [][]int{{0}, {1, 2, 3}}
-			args := []string{script, filepath.Join(dir, ONNXFile), filepath.Join(dir, "out.json")}
+			args := []string{script, filepath.Join(dir, ONNXFile), filepath.Join(dir, "out.json"), strconv.Itoa(env.NumPlanes)}
 			for i, idx := range batches {
 				var planes []float32
 				for _, j := range idx {

@@ -194,7 +194,7 @@ func testWeightsCfg(t testing.TB, cfg model.Config, seed uint64) *model.Weights 
 	}
 	x := seed*2654435761 + 1
 	for _, p := range w.Params() {
-		scale := map[string]float32{"policy.fc.w": 20, "value.fc2.w": 4}[p.Name]
+		scale := map[string]float32{"policy.logits.w": 20, "value.fc2.w": 4}[p.Name]
 		for i := range p.Data {
 			if scale != 0 {
 				p.Data[i] *= scale
@@ -229,10 +229,10 @@ func TestEncodedStructure(t *testing.T) {
 	if d.metadata[MetadataKey] != string(m.JSON) {
 		t.Fatalf("metadata_props[%q] differs from model.json", MetadataKey)
 	}
-	if len(d.inputs) != 1 || d.inputs[0].name != InputName || !slices.Equal(d.inputs[0].dims, []string{"batch", "34", "8", "8"}) {
+	if len(d.inputs) != 1 || d.inputs[0].name != InputName || !slices.Equal(d.inputs[0].dims, []string{"batch", "37", "8", "8"}) {
 		t.Fatalf("inputs %+v", d.inputs)
 	}
-	if len(d.outputs) != 2 || d.outputs[0].name != PolicyName || !slices.Equal(d.outputs[0].dims, []string{"batch", "1858"}) ||
+	if len(d.outputs) != 2 || d.outputs[0].name != PolicyName || !slices.Equal(d.outputs[0].dims, []string{"batch", "4672"}) ||
 		d.outputs[1].name != WDLName || !slices.Equal(d.outputs[1].dims, []string{"batch", "3"}) {
 		t.Fatalf("outputs %+v", d.outputs)
 	}
@@ -255,7 +255,7 @@ func TestEncodedStructure(t *testing.T) {
 	}
 	// tiny: stem conv+relu, one block (5 nodes), policy 4, value 7.
 	want := []string{"Conv", "Relu", "Conv", "Relu", "Conv", "Add", "Relu",
-		"Conv", "Relu", "Flatten", "Gemm",
+		"Conv", "Relu", "Conv", "Flatten",
 		"Conv", "Relu", "Flatten", "Gemm", "Relu", "Gemm", "Softmax"}
 	if !slices.Equal(ops, want) {
 		t.Fatalf("ops %v\nwant %v", ops, want)

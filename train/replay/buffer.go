@@ -84,36 +84,49 @@ func (b *Buffer) Sample(rng *rand.Rand, n int) ([]*Sample, error) {
 	return out, nil
 }
 
-// Batch is a training batch laid out for the network.
+// Batch is a training batch laid out for the network (model.Trainer.Step).
 type Batch struct {
 	N      int
 	Planes []float32 // N × env.InputSize
 	Policy []float32 // N × env.PolicySize
+	Legal  []float32 // N × env.PolicySize: 1 on each legal move's index, else 0
 	WDL    []float32 // N × 3
+
+	variant env.Variant // the rules the legal masks follow
 }
 
-// NewBatch allocates a batch of n positions.
-func NewBatch(n int) *Batch {
+// NewBatch allocates a batch of n positions of variant v.
+func NewBatch(n int, v env.Variant) *Batch {
 	return &Batch{
-		N:      n,
-		Planes: make([]float32, n*env.InputSize),
-		Policy: make([]float32, n*env.PolicySize),
-		WDL:    make([]float32, n*env.WDLSize),
+		N:       n,
+		variant: v,
+		Planes:  make([]float32, n*env.InputSize),
+		Policy:  make([]float32, n*env.PolicySize),
+		Legal:   make([]float32, n*env.PolicySize),
+		WDL:     make([]float32, n*env.WDLSize),
 	}
 }
 
-// Fill encodes the samples into the batch, each under a random symmetry
-// (policy indices are fixed by both, see env.Symmetry.PolicyIndex). The
-// value target (Sample.WDL) is blended with weight qWeight with the
-// search's root value q, as win/draw/loss W = max(q, 0), L = max(−q, 0),
-// D = 1 − |q| (a game's result is one noisy outcome, the search's value an
-// average), unless the target is exact (a proven root) or absent.
+// augmentations are the symmetries a sample is drawn under. The colour
+// flip is not among them: the input planes show a position from the side
+// to move's view, so a position and its colour flip encode identically.
+var augmentations = [2]env.Symmetry{env.Identity, env.BoardSwap}
+
+// Fill encodes the samples into the batch, each as it is or under the
+// board swap, at random (policy indices are fixed by the swap, see
+// env.Symmetry.PolicyIndex), with the legal-move mask of the image
+// position. The value target (Sample.WDL) is blended with weight qWeight
+// with the search's root value q, as win/draw/loss W = max(q, 0),
+// L = max(−q, 0), D = 1 − |q| (a game's result is one noisy outcome, the
+// search's value an average), unless the target is exact (a proven root)
+// or absent. It allocates nothing.
 func (bt *Batch) Fill(samples []*Sample, rng *rand.Rand, qWeight float32) {
 	clear(bt.Policy)
 	for i, s := range samples[:bt.N] {
-		y := env.Symmetries[rng.IntN(len(env.Symmetries))]
+		y := augmentations[rng.IntN(len(augmentations))]
 		img := s.Position.Transform(y)
 		img.Encode(bt.Planes[i*env.InputSize : (i+1)*env.InputSize])
+		img.LegalMask(bt.variant, bt.Legal[i*env.PolicySize:(i+1)*env.PolicySize])
 		pol := bt.Policy[i*env.PolicySize : (i+1)*env.PolicySize]
 		for _, e := range s.Policy {
 			pol[y.PolicyIndex(int(e.Index))] = e.Prob

@@ -5,7 +5,8 @@
 //
 // A self-play iteration writes one shard (WriteShard); the Buffer loads
 // shards, keeps the newest Window positions, and hands out training batches
-// (Buffer.Sample, then Batch.Fill), each position augmented by a random
-// symmetry of the rule book. A cap on how often one position may be drawn
-// stops a small, slow-growing buffer from being overfitted.
+// (Buffer.Sample, then Batch.Fill), each position as it is or under the
+// rule book's board swap, at random, with its legal-move mask for the
+// masked policy loss. A cap on how often one position may be drawn stops a
+// small, slow-growing buffer from being overfitted.
 package replay

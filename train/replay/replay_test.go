@@ -1,9 +1,12 @@
 package replay
 
 import (
+	"encoding/binary"
+	"hash/crc32"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -78,6 +81,16 @@ func TestShardRefusesDamage(t *testing.T) {
 			t.Errorf("%s: error %v", name, err)
 		}
 	}
+	// A version-1 shard (policy indices of the retired 1858-move table),
+	// checksum intact, is refused by its version, with the reason.
+	v1 := append([]byte(nil), data[:len(data)-4]...)
+	binary.LittleEndian.PutUint16(v1[4:], 1)
+	v1 = binary.LittleEndian.AppendUint32(v1, crc32.Checksum(v1, castagnoli()))
+	p := filepath.Join(dir, "v1.shard")
+	os.WriteFile(p, v1, 0o644)
+	if _, err := ReadShard(p); err == nil || !strings.Contains(err.Error(), "format version 1") || !strings.Contains(err.Error(), "1858") {
+		t.Errorf("version-1 shard: error %v", err)
+	}
 }
 
 func TestBufferWindowAndUseCap(t *testing.T) {
@@ -111,20 +124,45 @@ func TestBufferWindowAndUseCap(t *testing.T) {
 }
 
 func TestBatchFill(t *testing.T) {
-	samples := testSamples(t, 8)
+	const n = 16
+	samples := testSamples(t, n)
 	ptrs := make([]*Sample, len(samples))
 	for i := range samples {
 		ptrs[i] = &samples[i]
 	}
-	bt := NewBatch(8)
+	bt := NewBatch(n, env.Alice)
 	bt.Fill(ptrs, rand.New(rand.NewPCG(5, 5)), 0.25)
-	for i := 0; i < 8; i++ {
+	swapped := 0
+	legal := make([]float32, env.PolicySize)
+	for i := 0; i < n; i++ {
 		var sum float32
-		for _, p := range bt.Policy[i*env.PolicySize : (i+1)*env.PolicySize] {
+		pol := bt.Policy[i*env.PolicySize : (i+1)*env.PolicySize]
+		mask := bt.Legal[i*env.PolicySize : (i+1)*env.PolicySize]
+		for j, p := range pol {
 			sum += p
+			if p > 0 && mask[j] != 1 {
+				t.Fatalf("row %d: target %v on index %d, which the mask excludes", i, p, j)
+			}
 		}
 		if sum < 0.999 || sum > 1.001 {
 			t.Fatalf("row %d policy sums to %v", i, sum)
+		}
+		// The mask is the sample's own (the board swap fixes indices), and
+		// the planes are the sample's, or its board swap's.
+		if samples[i].Position.LegalMask(env.Alice, legal); !slices.Equal(legal, mask) {
+			t.Fatalf("row %d: mask differs from the position's legal moves", i)
+		}
+		planes := bt.Planes[i*env.InputSize : (i+1)*env.InputSize]
+		var same, swap [env.InputSize]float32
+		samples[i].Position.Encode(same[:])
+		img := samples[i].Position.Transform(env.BoardSwap)
+		img.Encode(swap[:])
+		switch {
+		case slices.Equal(planes, same[:]):
+		case slices.Equal(planes, swap[:]):
+			swapped++
+		default:
+			t.Fatalf("row %d: planes are neither the sample's nor its board swap's", i)
 		}
 		w := bt.WDL[i*3 : i*3+3]
 		if sum := w[0] + w[1] + w[2]; sum < 0.9999 || sum > 1.0001 {
@@ -142,12 +180,12 @@ func TestBatchFill(t *testing.T) {
 				t.Fatalf("row %d WDL %v, want %v", i, w, want)
 			}
 		}
-		var pieces float32
-		for _, v := range bt.Planes[i*env.InputSize : i*env.InputSize+24*env.PlaneSize] {
-			pieces += v
-		}
-		if pieces < 2 || pieces > 32 {
-			t.Fatalf("row %d has %v pieces", i, pieces)
-		}
+	}
+	if swapped == 0 || swapped == n {
+		t.Errorf("%d of %d rows board-swapped: the augmentation is not random", swapped, n)
+	}
+	rng := rand.New(rand.NewPCG(6, 6))
+	if a := testing.AllocsPerRun(10, func() { bt.Fill(ptrs, rng, 0.25) }); a != 0 {
+		t.Errorf("Fill: %v allocations per batch, want 0", a)
 	}
 }

@@ -13,9 +13,13 @@ import (
 
 // Shard files: the magic "AZRB", a format version (uint16), the sample
 // count (uint32), the samples, and a CRC-32C of everything before it.
+//
+// Versions: 1 stored policy indices of the retired 1858-move table (refused:
+// reading them would need that table); 2 stores indices of env's move-type
+// planes (plane·64 + from-square).
 const (
 	shardMagic   = "AZRB"
-	shardVersion = 2
+	shardVersion = 3
 )
 
 // castagnoli builds the CRC-32C tables on first use: building them costs
@@ -49,7 +53,12 @@ func ReadShard(path string) ([]Sample, error) {
 	if len(data) < 14 || string(data[:4]) != shardMagic {
 		return fail("not a replay shard (bad magic or too short)")
 	}
-	if v := binary.LittleEndian.Uint16(data[4:]); v != shardVersion {
+	switch v := binary.LittleEndian.Uint16(data[4:]); {
+	case v == 1:
+		return fail("format version 1, whose policy targets index the retired 1858-move table; this program reads version %d (move-type planes): generate new self-play data", shardVersion)
+	case v == 2:
+		return fail("format version 2, a development format of this program (without the per-sample flags, or with the retired policy table); this program reads version %d: generate new self-play data", shardVersion)
+	case v != shardVersion:
 		return fail("format version %d, this program reads version %d", v, shardVersion)
 	}
 	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
