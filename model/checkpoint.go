@@ -12,8 +12,9 @@ import (
 	"maps"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
+
+	"github.com/alicezero/alicezero/internal/fileutil"
 )
 
 // Checkpoint file format, version 1 (all integers little-endian):
@@ -314,45 +315,12 @@ func checksumOK(b []byte) bool {
 	return bytes.Equal(got[:], sum)
 }
 
-// SaveCheckpoint writes c to path atomically: to a temporary file in the
-// same directory, fsynced, then renamed over path (and the directory
-// fsynced), so a crash leaves either the old file or the new one.
-func SaveCheckpoint(path string, c *Checkpoint) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+// SaveCheckpoint writes c to path atomically (internal/fileutil): a crash
+// leaves either the old file or the new one, never part of one.
+func SaveCheckpoint(path string, c *Checkpoint) error {
+	err := fileutil.WriteAtomicFunc(path, func(w io.Writer) error { return WriteCheckpoint(w, c) })
 	if err != nil {
 		return fmt.Errorf("model: save checkpoint: %w", err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if err = WriteCheckpoint(f, c); err != nil {
-		return fmt.Errorf("model: save checkpoint %s: %w", path, err)
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return fmt.Errorf("model: save checkpoint %s: %w", path, err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("model: save checkpoint %s: fsync: %w", path, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("model: save checkpoint %s: %w", path, err)
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("model: save checkpoint %s: %w", path, err)
-	}
-	// Make the rename durable. Failure here leaves a complete file in
-	// place, so report it but do not remove anything.
-	if d, derr := os.Open(dir); derr == nil {
-		derr = d.Sync()
-		d.Close()
-		if derr != nil {
-			return fmt.Errorf("model: save checkpoint %s: fsync directory: %w", path, derr)
-		}
 	}
 	return nil
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/env"
-	"github.com/alicezero/alicezero/train/internal/fileutil"
+	"github.com/alicezero/alicezero/internal/fileutil"
 )
 
 // writeGames saves the first SelfPlay.PGNGames games of an iteration as

@@ -7,7 +7,7 @@ import (
 	"hash/crc32"
 	"os"
 
-	"github.com/alicezero/alicezero/train/internal/fileutil"
+	"github.com/alicezero/alicezero/internal/fileutil"
 )
 
 // Shard files: the magic "AZRB", a format version (uint16), the sample
