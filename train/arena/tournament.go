@@ -14,6 +14,7 @@ import (
 	"github.com/sourcegraph/conc/pool"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/seed"
 	"github.com/alicezero/alicezero/train/player"
 )
 
@@ -498,15 +499,8 @@ func (l *lockedWriter) Write(b []byte) (int, error) {
 }
 
 // gameSeed derives a player's seed for one game from the match seed.
-func gameSeed(seed uint64, game, colour int) uint64 {
-	return splitmix(seed ^ splitmix(uint64(game)<<1|uint64(colour)))
-}
-
-func splitmix(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	return x ^ x>>31
+func gameSeed(matchSeed uint64, game, colour int) uint64 {
+	return seed.Derive(matchSeed, "game", uint64(game), uint64(colour))
 }
 
 // play plays one game; ok is false when the match was stopped during it.
