@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/progress"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/model"
 	"github.com/alicezero/alicezero/train/replay"
@@ -101,16 +102,10 @@ func SelfPlayToFolder(ctx context.Context, o SelfPlayOptions) error {
 		if o.Games > 0 {
 			n = min(n, o.Games-played)
 		}
-		bar := newBar(o.Progress, n, fmt.Sprintf("shard %d self-play", shard), "games")
+		bar := progress.New(o.Progress, n, fmt.Sprintf("shard %d self-play", shard), "games")
 		start := time.Now()
-		games, err := selfPlay(ctx, cfg, variant, searcher, shard, n, func(*SelfPlayGame) {
-			if bar != nil {
-				bar.Add(1)
-			}
-		})
-		if bar != nil {
-			bar.Finish()
-		}
+		games, err := selfPlay(ctx, cfg, variant, searcher, shard, n, func(*SelfPlayGame) { bar.Add(1) })
+		bar.Finish()
 		if err != nil {
 			if ctx.Err() != nil {
 				fmt.Fprintf(o.Out, "interrupted: %d games written\n", played)

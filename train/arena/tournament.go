@@ -10,10 +10,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/sourcegraph/conc/pool"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/progress"
 	"github.com/alicezero/alicezero/internal/seed"
 	"github.com/alicezero/alicezero/train/player"
 )
@@ -160,7 +160,8 @@ type Config struct {
 	Anchor string
 	// Event and Site fill the PGN tags; "" gives "AliceZero arena" and "?".
 	Event, Site string
-	// Progress receives a progress bar; nil shows none.
+	// Progress receives the progress (package internal/progress: a bar on
+	// a terminal, plain lines elsewhere); nil shows none.
 	Progress io.Writer
 	// Log receives failures (illegal moves, crashes) and engines' stderr;
 	// nil discards them.
@@ -253,7 +254,7 @@ type runner struct {
 
 	mu      sync.Mutex
 	records []*GameRecord
-	bar     *progressbar.ProgressBar
+	bar     *progress.Bar
 	sprtWDL [3]int
 	sprt    *SPRTResult
 	stop    context.CancelFunc
@@ -406,16 +407,7 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 		slots <- &slot{players: make([]player.Player, len(r.specs))}
 	}
 
-	if r.cfg.Progress != nil {
-		r.bar = progressbar.NewOptions(len(tasks),
-			progressbar.OptionSetWriter(r.cfg.Progress),
-			progressbar.OptionSetDescription("games"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetWidth(30),
-			progressbar.OptionThrottle(250*time.Millisecond),
-			progressbar.OptionSetPredictTime(true),
-		)
-	}
+	r.bar = progress.New(r.cfg.Progress, len(tasks), "arena", "games")
 
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -437,10 +429,7 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 		})
 	}
 	p.Wait()
-	if r.bar != nil {
-		_ = r.bar.Exit()
-		fmt.Fprintln(r.cfg.Progress)
-	}
+	r.bar.Finish()
 
 	res := r.result(len(tasks))
 	if err := ctx.Err(); err != nil {
@@ -649,9 +638,7 @@ func (r *runner) record(rec GameRecord) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.records[rec.Number-1] = &rec
-	if r.bar != nil {
-		_ = r.bar.Add(1)
-	}
+	r.bar.Add(1)
 	if r.sprt != nil {
 		switch score := pointsOf(rec, 0); score {
 		case 1:
