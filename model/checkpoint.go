@@ -35,10 +35,13 @@ const (
 	ckptVersion = 1
 	// Version history (keep in step with readCheckpointBytes):
 	//   1: initial format.
-	ckptPreamble  = 16
-	ckptSumSize   = sha256.Size
-	maxHeaderSize = 16 << 20
-	maxCkptSize   = 8 << 30
+	ckptPreamble = 16
+	// maxPlausibleVersion bounds the versions a newer AliceZero might
+	// write (one per format change); beyond it a version is garbage.
+	maxPlausibleVersion = 1000
+	ckptSumSize         = sha256.Size
+	maxHeaderSize       = 16 << 20
+	maxCkptSize         = 8 << 30
 )
 
 // CheckpointVersion is the format version this build writes; it reads
@@ -211,10 +214,12 @@ func readCheckpointBytes(b []byte) (*Checkpoint, error) {
 	switch {
 	case version == 1:
 		return readV1(b)
-	case version > ckptVersion:
+	case version > ckptVersion && version <= maxPlausibleVersion:
 		return nil, fmt.Errorf("model: %w: file has format version %d, written by a newer AliceZero; this build reads versions 1 to %d", ErrVersion, version, ckptVersion)
 	default:
-		return nil, fmt.Errorf("model: %w: file has format version %d, which never existed (versions start at 1)", ErrVersion, version)
+		// Version 0, or one no format change would ever reach: the magic
+		// matched by chance or the header is damaged.
+		return nil, fmt.Errorf("model: not an AliceZero checkpoint: its header's format version %d is not one AliceZero has written or ever will (%w)", version, ErrVersion)
 	}
 }
 
