@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/internal/seed"
-	"github.com/alicezero/alicezero/train/player"
 )
 
 // Scores are in centipawns from the side to move's point of view. A mate
@@ -108,7 +108,7 @@ func (a *AlphaBeta) NewGame(context.Context) error { return nil }
 func (a *AlphaBeta) Close() error { return nil }
 
 // Move searches pos and returns the best move found.
-func (a *AlphaBeta) Move(ctx context.Context, pos *env.Position, limits player.Limits) (env.Move, error) {
+func (a *AlphaBeta) Move(ctx context.Context, pos *env.Position, limits clock.Limits) (env.Move, error) {
 	r, err := a.Search(ctx, pos, limits)
 	if err != nil {
 		return env.NoMove, err
@@ -117,7 +117,7 @@ func (a *AlphaBeta) Move(ctx context.Context, pos *env.Position, limits player.L
 }
 
 // Search runs the iterative-deepening search on pos (left unchanged).
-func (a *AlphaBeta) Search(ctx context.Context, pos *env.Position, limits player.Limits) (SearchResult, error) {
+func (a *AlphaBeta) Search(ctx context.Context, pos *env.Position, limits clock.Limits) (SearchResult, error) {
 	s := a.s
 	s.pos.CopyFrom(pos)
 	s.cfg = a.cfg
