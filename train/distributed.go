@@ -15,7 +15,9 @@ import (
 	"github.com/alicezero/alicezero/internal/progress"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/train/engine"
 	"github.com/alicezero/alicezero/train/replay"
+	"github.com/alicezero/alicezero/train/runs"
 )
 
 // SelfPlayOptions configures SelfPlayToFolder.
@@ -40,7 +42,9 @@ type SelfPlayOptions struct {
 }
 
 // SelfPlayToFolder generates games with a fixed or followed network and
-// writes their positions as shards for a learner.
+// writes their positions as shards for a learner. When ctx is cancelled
+// it says how many games it wrote and returns ctx.Err(); the game in
+// progress is lost, the shards written stay.
 func SelfPlayToFolder(ctx context.Context, o SelfPlayOptions) error {
 	cfg := o.Config
 	if cfg == nil {
@@ -68,7 +72,7 @@ func SelfPlayToFolder(ctx context.Context, o SelfPlayOptions) error {
 	if err != nil {
 		return err
 	}
-	w, source, err := loadOrInitWeights(cfg, o.Weights)
+	w, source, err := loadOrInitWeights(cfg, variant, o.Weights)
 	if err != nil {
 		return err
 	}
@@ -81,19 +85,23 @@ func SelfPlayToFolder(ctx context.Context, o SelfPlayOptions) error {
 	if err != nil {
 		return err
 	}
+	followed := "" // the checkpoint file followed last
+	if o.Follow {
+		followed, _ = runs.Resolve(o.Weights)
+	}
 	fmt.Fprintf(o.Out, "self-play with %s, writing shards to %s\n", source, o.OutDir)
 	played := 0
 	for shard := 1; o.Games == 0 || played < o.Games; shard++ {
 		if o.Follow && o.Weights != "" {
-			if path, err := ResolveCheckpoint(o.Weights); err == nil && path != source {
-				c, err := model.LoadCheckpoint(path)
+			if path, err := runs.Resolve(o.Weights); err == nil && path != followed {
+				net, err := engine.LoadNetwork(path, variant)
 				if err != nil {
 					fmt.Fprintf(o.Out, "warning: keeping %s: %v\n", source, err)
-				} else if err := eval.SetWeights(c.Weights); err != nil {
+				} else if err := eval.SetWeights(net.Weights); err != nil {
 					return err
 				} else {
 					searcher.ClearCache()
-					source = path
+					source, followed = net.Description, path
 					fmt.Fprintf(o.Out, "now playing with %s\n", source)
 				}
 			}
@@ -109,7 +117,7 @@ func SelfPlayToFolder(ctx context.Context, o SelfPlayOptions) error {
 		if err != nil {
 			if ctx.Err() != nil {
 				fmt.Fprintf(o.Out, "interrupted: %d games written\n", played)
-				return nil
+				return ctx.Err()
 			}
 			return err
 		}
@@ -128,10 +136,11 @@ func SelfPlayToFolder(ctx context.Context, o SelfPlayOptions) error {
 	return nil
 }
 
-// loadOrInitWeights loads a checkpoint (file or run folder) or makes the
-// configuration's untrained network. It returns where the weights came
-// from.
-func loadOrInitWeights(cfg *Config, path string) (*model.Weights, string, error) {
+// loadOrInitWeights loads the network path names (as engine.LoadNetwork
+// reads it: a checkpoint file or a run folder) or, for "", makes the
+// configuration's untrained network, the one a new run starts from. It
+// returns where the weights came from.
+func loadOrInitWeights(cfg *Config, variant env.Variant, path string) (*model.Weights, string, error) {
 	if path == "" {
 		arch, err := model.Preset(cfg.Model.Preset)
 		if err != nil {
@@ -140,15 +149,14 @@ func loadOrInitWeights(cfg *Config, path string) (*model.Weights, string, error)
 		w, err := model.NewWeights(arch, seedFor(cfg.Seed, 0, "weights", 0))
 		return w, "an untrained " + cfg.Model.Preset + " network", err
 	}
-	file, err := ResolveCheckpoint(path)
+	net, err := engine.LoadNetwork(path, variant)
 	if err != nil {
 		return nil, "", err
 	}
-	c, err := model.LoadCheckpoint(file)
-	if err != nil {
-		return nil, "", err
+	if net.Weights == nil {
+		return nil, "", fmt.Errorf("self-play needs a network, not %s", net.Description)
 	}
-	return c.Weights, file, nil
+	return net.Weights, net.Description, nil
 }
 
 // LearnOptions configures Learn.
@@ -170,7 +178,8 @@ type LearnOptions struct {
 // Learn trains a run from shards that "selfplay" processes write to a
 // folder: each round takes the new shards (at least min_buffer positions
 // before the first), takes optimiser steps and writes a checkpoint that the
-// self-play processes can follow.
+// self-play processes can follow. When ctx is cancelled it says where the
+// run stands and returns ctx.Err(), as Run does.
 func Learn(ctx context.Context, o LearnOptions) error {
 	if o.Poll <= 0 {
 		o.Poll = 5 * time.Second
@@ -218,7 +227,7 @@ func Learn(ctx context.Context, o LearnOptions) error {
 			if err := r.learn(ctx, it, len(samples), &m); err != nil {
 				if ctx.Err() != nil {
 					fmt.Fprintf(r.out, "interrupted: the run stays at round %d; continue with --resume %s\n", r.state.Iteration, filepath.Base(r.dir))
-					return nil
+					return ctx.Err()
 				}
 				return err
 			}
@@ -234,7 +243,7 @@ func Learn(ctx context.Context, o LearnOptions) error {
 		select {
 		case <-ctx.Done():
 			fmt.Fprintf(r.out, "stopped at round %d; continue with --resume %s\n", r.state.Iteration, filepath.Base(r.dir))
-			return nil
+			return ctx.Err()
 		case <-time.After(o.Poll):
 		}
 	}

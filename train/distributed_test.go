@@ -3,12 +3,14 @@ package train
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/train/runs"
 )
 
 // TestSelfPlayFeedsLearn runs the distributed pair: two self-play
@@ -32,7 +34,7 @@ func TestSelfPlayFeedsLearn(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	ckpt, err := ResolveCheckpoint(filepath.Join(dir, "learner"))
+	ckpt, err := runs.Resolve(filepath.Join(dir, "learner"))
 	if err != nil || !strings.HasSuffix(ckpt, "iter-000001.azck") {
 		t.Fatalf("learner checkpoint %q, %v\n%s", ckpt, err, out.String())
 	}
@@ -73,5 +75,24 @@ func TestLearnErrors(t *testing.T) {
 	err = Learn(context.Background(), LearnOptions{RunsDir: dir, Name: "y", Config: tinyConfig(t), DataDir: empty, Once: true})
 	if err == nil || !strings.Contains(err.Error(), "no shards") {
 		t.Fatalf("empty data folder: %v", err)
+	}
+}
+
+// Interrupted, selfplay and learn say where they stopped and return the
+// context's error, as train does: the command exits 130 for all three.
+func TestSelfPlayAndLearnInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out bytes.Buffer
+	err := SelfPlayToFolder(ctx, SelfPlayOptions{Config: tinyConfig(t), OutDir: filepath.Join(dir, "data"), Games: 2, Out: &out})
+	if !errors.Is(err, context.Canceled) || !strings.Contains(out.String(), "interrupted") {
+		t.Errorf("selfplay: %v\n%s", err, out.String())
+	}
+	out.Reset()
+	os.Mkdir(filepath.Join(dir, "data"), 0o755)
+	err = Learn(ctx, LearnOptions{RunsDir: dir, Name: "l", Config: tinyConfig(t), DataDir: filepath.Join(dir, "data"), Out: &out})
+	if !errors.Is(err, context.Canceled) || !strings.Contains(out.String(), "--resume l") {
+		t.Errorf("learn: %v\n%s", err, out.String())
 	}
 }

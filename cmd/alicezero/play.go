@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/train/engine"
 )
@@ -63,7 +64,7 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 	}
 	// The boards are drawn from the user's side.
-	p := &playSession{e: e, out: stdout, user: user, ascii: *ascii, flipped: user == env.Black, lim: engine.Limits{MoveTime: *movetime}}
+	p := &playSession{e: e, out: stdout, user: user, ascii: *ascii, flipped: user == env.Black, lim: clock.Limits{MoveTime: *movetime}}
 	return p.run(ctx, stdin)
 }
 
@@ -74,7 +75,7 @@ type playSession struct {
 	user    env.Colour
 	ascii   bool
 	flipped bool
-	lim     engine.Limits
+	lim     clock.Limits
 	// announced is set once the end of the game has been announced.
 	announced bool
 }
@@ -225,7 +226,7 @@ func (p *playSession) engineMove(ctx context.Context) error {
 	pos := p.e.Position()
 	p.printf("AliceZero is thinking...\n")
 	t0 := time.Now()
-	res, err := p.e.Go(ctx, p.lim, nil)
+	res, err := p.e.Go(ctx, p.lim, mcts.Progress{})
 	if res.BestMove == env.NoMove {
 		return fmt.Errorf("no move from the engine: %w", err)
 	}
@@ -258,7 +259,7 @@ func (p *playSession) hint(ctx context.Context) {
 		p.printf("The game is over.\n")
 		return
 	}
-	res, err := p.e.Go(ctx, p.lim, nil)
+	res, err := p.e.Go(ctx, p.lim, mcts.Progress{})
 	if res.BestMove == env.NoMove {
 		p.printf("No hint: %v\n", err)
 		return

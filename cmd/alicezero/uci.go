@@ -17,6 +17,7 @@ import (
 	"github.com/sourcegraph/conc/panics"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/train/engine"
 )
@@ -146,12 +147,12 @@ func (s *searchTask) wait() {
 
 // goSafely runs the engine's search, turning a panic into an error with a
 // legal fallback move, so that a bestmove is always sent.
-func goSafely(ctx context.Context, e *engine.Engine, pos *env.Position, lim engine.Limits, info func(mcts.Info)) (mcts.Result, error) {
+func goSafely(ctx context.Context, e *engine.Engine, pos *env.Position, lim clock.Limits, progress mcts.Progress) (mcts.Result, error) {
 	var (
 		res mcts.Result
 		err error
 	)
-	if r := panics.Try(func() { res, err = e.Go(ctx, lim, info) }); r != nil {
+	if r := panics.Try(func() { res, err = e.Go(ctx, lim, progress) }); r != nil {
 		var ml env.MoveList
 		pos.LegalMoves(&ml)
 		res = mcts.Result{}
@@ -448,8 +449,8 @@ func (u *uciSession) position(args []string) {
 
 // parseGo reads a go command's limits, reporting (and skipping) the words
 // it cannot use.
-func (u *uciSession) parseGo(args []string) engine.Limits {
-	var lim engine.Limits
+func (u *uciSession) parseGo(args []string) clock.Limits {
+	var lim clock.Limits
 	ms := func(n int) time.Duration { return time.Duration(max(n, 1)) * time.Millisecond }
 	depth := 0
 	for i := 0; i < len(args); i++ {
@@ -495,7 +496,7 @@ func (u *uciSession) parseGo(args []string) engine.Limits {
 		case "movetime":
 			lim.MoveTime = ms(v)
 		case "nodes":
-			lim.Nodes = max(v, 1)
+			lim.Nodes = int64(max(v, 1))
 		case "depth":
 			depth = v
 		case "mate":
@@ -510,7 +511,6 @@ func (u *uciSession) parseGo(args []string) engine.Limits {
 
 func (u *uciSession) goCmd(ctx context.Context, args []string) {
 	lim := u.parseGo(args)
-	lim.InfoInterval = 500 * time.Millisecond
 	pos := u.e.Position()
 	multiPV, showWDL := u.multiPV, u.showWDL
 	u.search.start(ctx, func(ctx context.Context) {
@@ -522,7 +522,7 @@ func (u *uciSession) goCmd(ctx context.Context, args []string) {
 			}
 			u.out.printf("%s", uciInfoLine(in, multiPV > 1, showWDL))
 		}
-		res, err := goSafely(ctx, u.e, pos, lim, info)
+		res, err := goSafely(ctx, u.e, pos, lim, mcts.Progress{Report: info, Interval: 500 * time.Millisecond})
 		if err != nil {
 			if errors.Is(err, engine.ErrNoLegalMove) {
 				u.out.printf("info string no legal move: the game is over (%s)", pos.Status())

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/train/engine"
 )
@@ -361,8 +362,8 @@ func (x *xbSession) level(line string, args []string) {
 }
 
 // limits turns the time control into the search's limits.
-func (x *xbSession) limits(pos *env.Position) engine.Limits {
-	var lim engine.Limits
+func (x *xbSession) limits(pos *env.Position) clock.Limits {
+	var lim clock.Limits
 	if x.st > 0 {
 		lim.MoveTime = x.st
 		return lim
@@ -456,7 +457,6 @@ func (x *xbSession) think(ctx context.Context) {
 	}
 	pos := x.e.Position()
 	lim := x.limits(pos)
-	lim.InfoInterval = time.Second
 	x.discard.Store(false)
 	x.search.start(ctx, func(ctx context.Context) {
 		scratch := pos.Clone()
@@ -465,7 +465,7 @@ func (x *xbSession) think(ctx context.Context) {
 				x.out.printf("%s", xbThinkingLine(scratch, in))
 			}
 		}
-		res, err := goSafely(ctx, x.e, pos, lim, info)
+		res, err := goSafely(ctx, x.e, pos, lim, mcts.Progress{Report: info, Interval: time.Second})
 		if x.discard.Load() {
 			return
 		}
@@ -531,7 +531,7 @@ func (x *xbSession) hint(ctx context.Context) {
 		return
 	}
 	pos := x.e.Position()
-	res, err := goSafely(ctx, x.e, pos, engine.Limits{Nodes: min(x.e.Options().Visits, 400)}, nil)
+	res, err := goSafely(ctx, x.e, pos, clock.Limits{Nodes: int64(min(x.e.Options().Visits, 400))}, mcts.Progress{})
 	if err != nil && res.BestMove == env.NoMove {
 		return
 	}
