@@ -422,9 +422,10 @@ func (e *Engine) Status() env.Status { return e.pos.Status() }
 // Options.Visits visits.
 //
 // Go never panics: a panic in the search or in the report callback is
-// turned into an error. When the side to move has a legal move, the
-// Result's BestMove is always one of them: if the search fails (or is
-// stopped before it evaluated anything), BestMove is the first legal move,
+// turned into an error. A search stopped before it evaluated anything
+// still evaluates the position once and plays the network's choice. When
+// the side to move has a legal move, the Result's BestMove is always one
+// of them: if the search fails, BestMove is the first legal move,
 // PV holds just it, Nodes is 0, and the error says what went wrong. A
 // position already drawn by rule (repetition, fifty moves) is searched as
 // if the game went on, so that the move is a real choice; a dead position
@@ -506,6 +507,12 @@ func (e *Engine) search(ctx context.Context, lim clock.Limits, progress mcts.Pro
 		return mcts.Result{}, errors.Join(readyErr, fmt.Errorf("engine: %w", err))
 	}
 	res, err := e.searcher.Search(ctx, e.tree, lim, progress)
+	if errors.Is(err, mcts.ErrNoResult) && ctx.Err() != nil {
+		// Stopped before the root was evaluated ("go" then at once
+		// "stop", or the input ended): one evaluation still gives the
+		// network's own choice, which is better than none.
+		res, err = e.searcher.Search(context.WithoutCancel(ctx), e.tree, clock.Limits{Nodes: 1}, progress)
+	}
 	if err != nil {
 		return res, errors.Join(readyErr, fmt.Errorf("engine: %w", err))
 	}

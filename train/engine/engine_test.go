@@ -195,17 +195,20 @@ func TestPlayUndoAndGame(t *testing.T) {
 
 func TestGoStoppedAndInfinite(t *testing.T) {
 	e := newEngine(t, Options{})
-	// A context already done: the search may have nothing; the move is
-	// still legal.
+	// A context already done ("go" and at once "stop", or the input
+	// ended): the position is still evaluated once, with no error.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res, _ := e.Go(ctx, clock.Limits{Infinite: true}, mcts.Progress{})
+	res, err := e.Go(ctx, clock.Limits{Infinite: true}, mcts.Progress{})
+	if err != nil || res.Nodes < 1 {
+		t.Fatalf("stopped at once: %d nodes, %v", res.Nodes, err)
+	}
 	checkLegal(t, e, res.BestMove)
 
 	ctx, cancel = context.WithTimeout(context.Background(), 150*time.Millisecond)
 	defer cancel()
 	t0 := time.Now()
-	res, err := e.Go(ctx, clock.Limits{Infinite: true}, mcts.Progress{})
+	res, err = e.Go(ctx, clock.Limits{Infinite: true}, mcts.Progress{})
 	if err != nil {
 		t.Fatal(err)
 	}
