@@ -76,8 +76,7 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		rest = rest[1:]
 	}
 	if len(players) < 2 {
-		fs.Usage()
-		return errUsage
+		return usageError(fs, "want at least two players, got %d", len(players))
 	}
 
 	cfg := arena.Config{

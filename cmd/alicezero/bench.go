@@ -41,6 +41,9 @@ func runBench(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := noArgs(fs); err != nil {
+		return err
+	}
 	want := map[string]bool{}
 	for _, n := range strings.Split(*only, ",") {
 		if n = strings.TrimSpace(n); n != "" {

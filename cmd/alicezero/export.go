@@ -22,15 +22,14 @@ func runExport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "alicezero export: unexpected arguments %q\n", fs.Args())
-		fs.Usage()
-		return errUsage
+	if err := noArgs(fs); err != nil {
+		return err
 	}
-	if *ckpt == "" || *out == "" {
-		fmt.Fprintln(stderr, "alicezero export: --checkpoint and --out are required")
-		fs.Usage()
-		return errUsage
+	switch {
+	case *ckpt == "":
+		return usageError(fs, "missing --checkpoint, the checkpoint file or run folder to export")
+	case *out == "":
+		return usageError(fs, "missing --out, the folder to write model.onnx and model.json to")
 	}
 	path, err := runs.Resolve(*ckpt)
 	if err != nil {
