@@ -27,7 +27,8 @@ type SelfPlayOptions struct {
 	// checkpoint); "" plays with the untrained network of Config's seed.
 	Weights string
 	// Follow re-reads a run folder's newest checkpoint before each shard,
-	// so that self-play keeps up with a "learn" process.
+	// so that self-play keeps up with a "learn" process; it waits for the
+	// run's first checkpoint if there is none yet.
 	Follow bool
 	// OutDir receives one shard file per ShardGames games.
 	OutDir     string
@@ -71,6 +72,13 @@ func SelfPlayToFolder(ctx context.Context, o SelfPlayOptions) error {
 	variant, err := env.VariantByName(cfg.Variant)
 	if err != nil {
 		return err
+	}
+	if o.Follow {
+		// The learner may still be creating the run: wait for its first
+		// checkpoint rather than fail, so both can be started at once.
+		if err := waitForCheckpoint(ctx, o.Weights, o.Out); err != nil {
+			return err
+		}
 	}
 	w, source, err := loadOrInitWeights(cfg, variant, o.Weights)
 	if err != nil {
@@ -134,6 +142,28 @@ func SelfPlayToFolder(ctx context.Context, o SelfPlayOptions) error {
 			filepath.Base(name), len(games), len(samples), time.Since(start).Round(time.Second), played)
 	}
 	return nil
+}
+
+// followPoll is how often a following self-play process looks for the
+// run's first checkpoint.
+const followPoll = time.Second
+
+// waitForCheckpoint returns once path (a run folder) holds a checkpoint,
+// saying once that it waits; it returns ctx's error if ctx ends first.
+func waitForCheckpoint(ctx context.Context, path string, out io.Writer) error {
+	for said := false; ; said = true {
+		if _, err := runs.Resolve(path); err == nil {
+			return nil
+		}
+		if !said {
+			fmt.Fprintf(out, "waiting for the first checkpoint in %s (start 'alicezero learn' for it)\n", path)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(followPoll):
+		}
+	}
 }
 
 // loadOrInitWeights loads the network path names (as engine.LoadNetwork

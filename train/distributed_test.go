@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/alicezero/alicezero/model"
 	"github.com/alicezero/alicezero/train/runs"
@@ -95,4 +97,44 @@ func TestSelfPlayAndLearnInterrupted(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || !strings.Contains(out.String(), "--resume l") {
 		t.Errorf("learn: %v\n%s", err, out.String())
 	}
+}
+
+// A follower started before its learner waits for the run's first
+// checkpoint instead of failing.
+func TestFollowerWaitsForTheRun(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "late")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var out bytes.Buffer
+	var mu sync.Mutex
+	errc := make(chan error, 1)
+	go func() {
+		errc <- SelfPlayToFolder(ctx, SelfPlayOptions{Config: tinyConfig(t), Weights: run, Follow: true,
+			OutDir: filepath.Join(dir, "data"), Games: 1, Out: &lockedBuffer{b: &out, mu: &mu}})
+	}()
+	time.Sleep(300 * time.Millisecond)
+	var lout bytes.Buffer
+	if err := Learn(ctx, LearnOptions{RunsDir: dir, Name: "late", Config: tinyConfig(t), DataDir: dir, Once: true, Out: &lout}); err == nil {
+		t.Fatal("learn with no shards succeeded")
+	}
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(out.String(), "waiting for the first checkpoint") || !strings.Contains(out.String(), "iter-000000.azck") {
+		t.Errorf("follower output:\n%s", out.String())
+	}
+}
+
+type lockedBuffer struct {
+	b  *bytes.Buffer
+	mu *sync.Mutex
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
 }
