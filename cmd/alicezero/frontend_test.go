@@ -317,3 +317,10 @@ func TestArenaProgressInAPipe(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, errb.String())
 	}
 }
+
+func TestBenchStopsOnInterrupt(t *testing.T) {
+	code, after := waitExit(t, 100*time.Millisecond, strings.NewReader(""), "bench", "--only", "perft_nps,train_pos_per_s")
+	if code != 130 || after > 2*time.Second {
+		t.Errorf("bench interrupted: exit %d after %v", code, after)
+	}
+}
