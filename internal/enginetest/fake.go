@@ -35,6 +35,9 @@ type Engine struct {
 	limits []clock.Limits // of every Go, in order
 }
 
+// The methods below are those of the front ends' Engine interfaces; they
+// keep the game as package engine's Engine does.
+
 // New returns a fake engine at the start position.
 func New() *Engine {
 	e := &Engine{opts: engine.Options{Variant: env.Alice, Threads: 1, HashMB: engine.DefaultHashMB, Visits: engine.DefaultVisits,
@@ -91,8 +94,23 @@ func (e *Engine) SetPosition(fen string, moves []string) error {
 }
 
 func (e *Engine) Position() *env.Position { return e.pos.Clone() }
-func (e *Engine) StartFEN() string        { return e.startFEN }
-func (e *Engine) Network() string         { return "fake network" }
+func (e *Engine) Status() env.Status      { return e.pos.Status() }
+
+// Game returns the game so far for env.WritePGN.
+func (e *Engine) Game() *env.Game {
+	g := env.NewGame(e.opts.Variant)
+	g.StartFEN = e.startFEN
+	q := e.pos.Clone()
+	g.Moves = make([]env.Move, q.Ply())
+	for i := len(g.Moves) - 1; i >= 0; i-- {
+		g.Moves[i] = q.LastMove()
+		q.UnmakeMove()
+	}
+	g.Result = e.pos.Outcome(e.pos.Status())
+	return g
+}
+func (e *Engine) StartFEN() string { return e.startFEN }
+func (e *Engine) Network() string  { return "fake network" }
 
 // Play plays m if it is legal.
 func (e *Engine) Play(m env.Move) error {
