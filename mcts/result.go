@@ -170,8 +170,15 @@ func (t *Tree) addChildLines(stats []ChildStat) {
 	if r.state != stExpanded || int(r.nChild) != len(stats) {
 		return
 	}
+	// One backing array for all the lines: a search allocates per search,
+	// and here only a few times, however many moves the root has.
+	// free is the unused rest of the array, of length 0, so that pv sees
+	// only the line it builds.
+	free := make([]env.Move, 0, 8*len(stats))
 	for i := range stats {
-		stats[i].PV = t.pv(r.first+int32(i), []env.Move{stats[i].Move})
+		line := t.pv(r.first+int32(i), append(free, stats[i].Move))
+		stats[i].PV = line[:len(line):len(line)]
+		free = line[len(line):]
 	}
 }
 

@@ -1040,3 +1040,22 @@ func TestEngineChildStats(t *testing.T) {
 		t.Errorf("best move's line %v, PV %v", res.Children[best].PV, res.PV)
 	}
 }
+
+// Every root move's line is complete, however long the others' are.
+func TestChildLinesAreIndependent(t *testing.T) {
+	p := mustPlay(t, "e2e4", "d7d5")
+	cfg := DefaultPlayConfig()
+	cfg.CacheEntries = 1 << 12
+	s := newSearcher(t, hashEvaluator{}, cfg)
+	tr := newTree(t, s, p, 1)
+	res, err := s.Search(context.Background(), tr, clock.Limits{Nodes: 3000}, Progress{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range res.Children {
+		want := tr.pv(tr.nodes[0].first+int32(i), []env.Move{c.Move})
+		if !slices.Equal(c.PV, want) {
+			t.Fatalf("%v: line %v, want %v", c.Move, c.PV, want)
+		}
+	}
+}
