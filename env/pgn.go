@@ -121,7 +121,10 @@ type PGNError struct {
 	Line int    // 1-based line of the input; 0 when not known
 	Ply  int    // 1-based ply of the offending move; 0 when the error is not about a move
 	Move string // the move as written; "" when the error is not about a move
-	Err  error
+	// Notation is the notation Move was read in ("SAN", "long
+	// algebraic"), for a move that could not be read or played.
+	Notation string
+	Err      error
 }
 
 func (e *PGNError) Error() string {
@@ -149,6 +152,9 @@ func (e *PGNError) Error() string {
 	if e.Line > 0 {
 		where = append(where, "line "+strconv.Itoa(e.Line))
 	}
+	if e.Notation != "" {
+		where = append(where, "read as "+e.Notation)
+	}
 	// A MoveError about the same text need not repeat it.
 	var me *MoveError
 	if errors.As(e.Err, &me) && me.Move == e.Move {
@@ -175,10 +181,13 @@ const (
 )
 
 // PGNReader reads games one at a time from PGN text: tag pairs, then
-// movetext in SAN with move numbers, comments ({…} and ; to the end of the
-// line), variations (skipped, nested or not), NAGs ($1) and a result token
-// that ends the game. Movetext without tags is read too: a game then ends
-// at a result token or a blank line.
+// movetext in SAN (or long algebraic, "e2e4", as people type it) with
+// move numbers, comments ({…} and ; to the end of the line), variations
+// (skipped, nested or not), NAGs ($1) and a result token that ends the
+// game. Movetext without tags is read too: a game then ends at a result
+// token or a blank line. A move after the rules ended the game (mate,
+// stalemate, repetition, fifty moves, bare kings) is an error, as an
+// illegal move is.
 type PGNReader struct {
 	r       *bufio.Reader
 	variant Variant
@@ -352,9 +361,22 @@ func (pr *PGNReader) readSymbolToken(gs *gameState, line int) bool {
 		return false
 	}
 	ply := len(gs.g.Moves) + 1
-	m, err := gs.pos.ParseSAN(tok)
+	if st := gs.pos.Status(); st.IsOver() {
+		// The rules ended the game (mate, stalemate, repetition, fifty
+		// moves, bare kings): no move may follow, whichever way it ended.
+		reason := fmt.Sprintf("illegal move: the game was already over after ply %d (%s)", ply-1, st)
+		pr.fail(gs, &PGNError{Line: line, Ply: ply, Move: tok, Err: &MoveError{Move: tok, FEN: gs.pos.FEN(), Reason: reason}})
+		return false
+	}
+	// Movetext is SAN; long algebraic ("e2e4", as UCI writes moves) is
+	// read too, as people type it.
+	m, err := gs.pos.ParseMove(tok)
 	if err != nil {
-		pr.fail(gs, &PGNError{Line: line, Ply: ply, Move: tok, Err: err})
+		notation := "SAN"
+		if looksUCI(tok) {
+			notation = "long algebraic (from and to squares)"
+		}
+		pr.fail(gs, &PGNError{Line: line, Ply: ply, Move: tok, Notation: notation, Err: err})
 		return false
 	}
 	gs.g.Moves = append(gs.g.Moves, m)

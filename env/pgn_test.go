@@ -168,7 +168,10 @@ func TestReadPGNErrors(t *testing.T) {
 	}{
 		{"illegal move", "1. e4 *\n\n1. Nf3 e6 2. Ne5 Bc5 3. Nxf7 Qd4 *\n\n1. d4 *", 2, 6, "Qd4", "illegal move", "d2d4"},
 		{"illegal capture", "1. Nf3 e6 2. Ne5 Bc5 3. Nxf7 Bxf2+ 4. e4 *\n1. c4 *", 1, 6, "Bxf2+", "illegal move", "c2c4"},
-		{"move after mate", "1. e4 d5 2. Be2 dxe4 3. Bb5# Kd7 1-0 [Event \"x\"] 1. e3 *", 1, 6, "Kd7", "illegal move", "e2e3"},
+		{"move after mate", "1. e4 d5 2. Be2 dxe4 3. Bb5# Kd7 1-0 [Event \"x\"] 1. e3 *", 1, 6, "Kd7", "illegal move: the game was already over after ply 5 (checkmate)", "e2e3"},
+		{"move after threefold", "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. e4 *", 1, 9, "e4", "illegal move: the game was already over after ply 8 (threefold)", ""},
+		{"long algebraic, illegal", "1. e2e4 d7d5 2. f1e3 *", 1, 3, "f1e3", "read as long algebraic", ""},
+		{"SAN, illegal", "1. e4 d5 2. Bc5 *", 1, 3, "Bc5", "read as SAN", ""},
 		{"ambiguous", "[FEN \"4k3/8/8/8/8/8/8/1N2K|N2 w - - 0 1\"]\n\n1. Nd2 *", 1, 1, "Nd2", "ambiguous", ""},
 		{"wrong board", "1. e4/A *", 1, 1, "e4/A", "lands on board B, not A", ""},
 		{"not SAN", "1. e4 e5 2. Ke2 hello *", 1, 4, "hello", "not SAN", ""},

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 )
 
 // Benchmarks with the zero-cost UniformEvaluator measure the search alone:
@@ -42,7 +43,7 @@ func BenchmarkSearch(b *testing.B) {
 			var ms runtime.MemStats
 			runtime.ReadMemStats(&ms)
 			for b.Loop() {
-				res, err := s.Search(context.Background(), tr, Limits{})
+				res, err := s.Search(context.Background(), tr, clock.Limits{}, Progress{})
 				if err != nil {
 					b.Fatal(err)
 				}

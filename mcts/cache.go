@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/seed"
 )
 
 // The evaluation cache remembers the network's output for positions: the
@@ -27,14 +28,9 @@ import (
 // records are detected, never misread.
 
 var keyMix = func() (t [3][101]uint64) {
-	x := uint64(0x9e3779b97f4a7c15)
 	for r := range t {
 		for h := range t[r] {
-			x += 0x9e3779b97f4a7c15
-			z := x
-			z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-			z = (z ^ z>>27) * 0x94d049bb133111eb
-			t[r][h] = z ^ z>>31
+			t[r][h] = seed.Mix(uint64(r*len(t[r]) + h + 1))
 		}
 	}
 	return t

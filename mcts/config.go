@@ -110,7 +110,8 @@ type Config struct {
 	CapMaterialMargin int
 
 	// BatchSize is the number of leaves given to one Evaluate call: by each
-	// worker of Search (virtual loss spreads them over one tree) and by
+	// worker of Search (virtual loss spreads them over one tree; a search
+	// with a node budget gathers at most an eighth of it at once) and by
 	// each worker of SearchBatch (gathered over its games).
 	BatchSize int
 	// Workers is the number of goroutines that evaluate at once; each owns

@@ -8,8 +8,10 @@
 //   - Evaluator: the network (model implements it). UniformEvaluator and
 //     MaterialEvaluator are stand-ins for tests and benchmarks.
 //   - Searcher: one evaluator, one Config, one evaluation Cache shared by
-//     its trees. Search runs one tree in engine mode (limits, stop via
-//     context, progress callbacks for UCI); SearchBatch runs one full
+//     its trees. Search runs one tree in engine mode (clock.Limits from
+//     internal/clock: nodes, move time or a game's clocks; stop via
+//     context; Progress reports with every root move's visits, WDL and
+//     line, for UCI, XBoard and analysis boards); SearchBatch runs one full
 //     search for each of many trees with their leaves gathered into full
 //     batches (self-play).
 //   - Tree: one game's tree and root position. Advance plays a move and

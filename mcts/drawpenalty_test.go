@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 )
 
 // TestDrawPenaltyAvoidsRepetition: a move into a threefold repetition is
@@ -37,7 +38,7 @@ func TestDrawPenaltyAvoidsRepetition(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := s.Search(context.Background(), tree, Limits{Nodes: 400})
+			res, err := s.Search(context.Background(), tree, clock.Limits{Nodes: 400}, Progress{})
 			if err != nil {
 				t.Fatal(err)
 			}

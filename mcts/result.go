@@ -49,10 +49,14 @@ type Result struct {
 type ChildStat struct {
 	Move   env.Move
 	Visits int
-	Q      float32 // mean W-L after the move, root side's view; exact if proven, 0 if unvisited
-	Prior  float32 // prior including root noise
-	Target float32 // its share of Result.Visits
-	MateIn int     // as Result.MateIn, for the position after the move, from the root side's view
+	Q      float32    // mean W-L after the move, root side's view; exact if proven, 0 if unvisited
+	WDL    [3]float32 // mean win/draw/loss after the move, root side's view; zero if unvisited
+	Prior  float32    // prior including root noise
+	Target float32    // its share of Result.Visits
+	MateIn int        // as Result.MateIn, for the position after the move, from the root side's view
+	// PV is the move's line: the move, then the best replies. It is set
+	// by engine-mode searches (Search and its Info reports) only.
+	PV []env.Move
 }
 
 // result builds the search's Result and picks the move to play.
@@ -124,21 +128,61 @@ func (t *Tree) result() Result {
 	}
 
 	res.BestMove = ch[best].move
-	res.Children = make([]ChildStat, n)
+	res.Children = t.childStats(target)
+	for i := range ch {
+		res.Visits[t.root.PolicyIndex(ch[i].move)] += target[i]
+	}
+	res.PV = t.pv(first+best, append(res.PV, res.BestMove))
+	return res
+}
+
+// childStats returns the root's children's statistics, with target as
+// their Target shares if given (nil when the root has no children).
+func (t *Tree) childStats(target []float32) []ChildStat {
+	r := &t.nodes[0]
+	if r.state != stExpanded || r.nChild == 0 {
+		return nil
+	}
+	ch := t.nodes[r.first : r.first+int32(r.nChild)]
+	stats := make([]ChildStat, len(ch))
 	for i := range ch {
 		c := &ch[i]
-		res.Visits[t.root.PolicyIndex(c.move)] += target[i]
 		var q float32
 		if c.proof != proofNone {
 			q = float32(t.provenQ(c.proof))
 		} else if c.n > 0 {
 			q = float32(-c.wl / float64(c.n))
 		}
-		res.Children[i] = ChildStat{Move: c.move, Visits: int(c.n), Q: q, Prior: c.prior, Target: target[i],
-			MateIn: childMateIn(c)}
+		cs := ChildStat{Move: c.move, Visits: int(c.n), Q: q, Prior: c.prior, MateIn: childMateIn(c)}
+		if c.n > 0 || c.proof != proofNone {
+			_, wdl := nodeValue(c)
+			cs.WDL = [3]float32{wdl[2], wdl[1], wdl[0]} // the child's view turned round
+		}
+		if target != nil {
+			cs.Target = target[i]
+		}
+		stats[i] = cs
 	}
-	res.PV = t.pv(first+best, append(res.PV, res.BestMove))
-	return res
+	return stats
+}
+
+// addChildLines sets each root child's line: the move and, when it was
+// searched, its best replies. The work position must be at the root.
+func (t *Tree) addChildLines(stats []ChildStat) {
+	r := &t.nodes[0]
+	if r.state != stExpanded || int(r.nChild) != len(stats) {
+		return
+	}
+	// One backing array for all the lines: a search allocates per search,
+	// and here only a few times, however many moves the root has.
+	// free is the unused rest of the array, of length 0, so that pv sees
+	// only the line it builds.
+	free := make([]env.Move, 0, 8*len(stats))
+	for i := range stats {
+		line := t.pv(r.first+int32(i), append(free, stats[i].Move))
+		stats[i].PV = line[:len(line):len(line)]
+		free = line[len(line):]
+	}
 }
 
 // pv extends line, whose last move leads to node cur, with the best

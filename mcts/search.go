@@ -13,6 +13,7 @@ import (
 	"github.com/sourcegraph/conc/pool"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 )
 
 // Searcher runs searches with one evaluator and one configuration: Search
@@ -380,24 +381,17 @@ func (s *Searcher) runGroup(ctx context.Context, group []*Tree) error {
 	}
 }
 
-// Limits bound an engine-mode Search. With none of Nodes, Time and
-// Infinite set, the search runs Config.Simulations playouts.
-type Limits struct {
-	// Nodes is the most playouts to run (0: no bound).
-	Nodes int
-	// Time is the most wall time to search (0: no bound).
-	Time time.Duration
-	// Infinite searches until the context is done.
-	Infinite bool
-	// Info, if set, receives progress reports every InfoInterval (default
-	// 1 s) and once at the end. It is called from the search's goroutines,
-	// never concurrently with itself.
-	Info         func(Info)
-	InfoInterval time.Duration
+// Progress asks an engine-mode Search for reports while it runs.
+type Progress struct {
+	// Report, if set, receives a report every Interval (default 1 s) and
+	// once at the end. It is called from the search's goroutines, never
+	// concurrently with itself; the search waits for it.
+	Report   func(Info)
+	Interval time.Duration
 }
 
-// Info is a progress report of an engine-mode search, as UCI's info line
-// needs it.
+// Info is a progress report of an engine-mode search: what a UCI info
+// line, an XBoard thinking line or a live analysis board shows.
 type Info struct {
 	Depth, SelDepth int
 	Nodes           int // playouts completed by this search
@@ -408,13 +402,18 @@ type Info struct {
 	WDL             [3]float32 // root win/draw/loss, side to move's view
 	MateIn          int        // as Result.MateIn
 	PV              []env.Move
-	Final           bool // the last report of the search
+	// Children are the root's moves with their statistics (visits, value,
+	// WDL, line), in generator order; a move's share of the visits is its
+	// Visits over the sum. Target is not set.
+	Children []ChildStat
+	Final    bool // the last report of the search
 }
 
 type engineRun struct {
 	s        *Searcher
 	t        *Tree
-	lim      Limits
+	progress Progress
+	batch    int // leaves gathered per evaluation
 	ctx      context.Context
 	mu       sync.Mutex
 	cond     *sync.Cond
@@ -426,43 +425,57 @@ type engineRun struct {
 
 // Search runs an engine-mode search of one tree within lim: Config.Workers
 // goroutines, each gathering up to Config.BatchSize leaves at once with
-// virtual loss. Cancelling ctx stops the search (UCI's "stop"); the best
-// result found so far is returned with a nil error, unless the root was
-// never evaluated (ErrNoResult). The search ends early when the root is
-// proven (a forced mate, or every move mated or drawn), except that an
-// Infinite search always waits for ctx. Root noise and the move
-// temperature apply as configured. With a single worker the search is
-// deterministic.
-func (s *Searcher) Search(ctx context.Context, t *Tree, lim Limits) (Result, error) {
+// virtual loss. The search stops at lim.Nodes playouts, at the time
+// lim.Budget gives the side to move, or when ctx is cancelled (UCI's
+// "stop"); with no limit it runs Config.Simulations playouts, and an
+// Infinite search runs until ctx is cancelled. The best result found so
+// far is returned with a nil error, unless the root was never evaluated
+// (ErrNoResult). The search ends early when the root is proven (a forced
+// mate, or every move mated or drawn), except that an Infinite search
+// always waits for ctx. Root noise and the move temperature apply as
+// configured. With a single worker the search is deterministic.
+func (s *Searcher) Search(ctx context.Context, t *Tree, lim clock.Limits, progress Progress) (Result, error) {
 	if err := s.acquire(t); err != nil {
 		return Result{}, fmt.Errorf("mcts: Search: %w", err)
 	}
 	defer t.busy.Store(false)
-	if lim.Nodes < 0 || lim.Time < 0 || lim.InfoInterval < 0 {
-		return Result{}, fmt.Errorf("mcts: Search: negative limit (nodes %d, time %v, info interval %v)", lim.Nodes, lim.Time, lim.InfoInterval)
+	if err := lim.Validate(); err != nil {
+		return Result{}, fmt.Errorf("mcts: Search: %w", err)
+	}
+	if progress.Interval < 0 {
+		return Result{}, fmt.Errorf("mcts: Search: negative info interval %v", progress.Interval)
 	}
 	if st := t.Status(); st.IsOver() {
 		return Result{}, fmt.Errorf("mcts: Search: %w (%s)", ErrGameOver, st)
 	}
-	budget := lim.Nodes
-	if budget == 0 {
-		if lim.Time == 0 && !lim.Infinite {
-			budget = s.cfg.Simulations
-		} else {
-			budget = math.MaxInt32
-		}
+	timeBudget := lim.Budget(t.root.SideToMove())
+	budget := int(min(lim.Nodes, math.MaxInt32))
+	switch {
+	case lim.Infinite:
+		budget = math.MaxInt32
+	case budget == 0 && timeBudget == 0:
+		budget = s.cfg.Simulations
+	case budget == 0:
+		budget = math.MaxInt32
 	}
-	useGumbel := s.cfg.Gumbel && lim.Time == 0 && !lim.Infinite
+	useGumbel := s.cfg.Gumbel && timeBudget == 0 && !lim.Infinite
 	t.beginSearch(budget, useGumbel, true, false)
 
-	r := &engineRun{s: s, t: t, lim: lim, ctx: ctx, start: time.Now()}
+	r := &engineRun{s: s, t: t, progress: progress, ctx: ctx, start: time.Now(), batch: s.cfg.BatchSize}
+	if budget < math.MaxInt32 {
+		// A small node budget gathers smaller batches: virtual loss
+		// spreads a batch's leaves over moves the search would not
+		// otherwise try, which a search of a few dozen playouts cannot
+		// afford.
+		r.batch = max(1, min(r.batch, budget/8))
+	}
 	r.cond = sync.NewCond(&r.mu)
 	r.lastInfo = r.start
-	if lim.Time > 0 {
-		r.deadline = r.start.Add(lim.Time)
+	if timeBudget > 0 {
+		r.deadline = r.start.Add(timeBudget)
 	}
-	if r.lim.InfoInterval == 0 {
-		r.lim.InfoInterval = time.Second
+	if r.progress.Interval == 0 {
+		r.progress.Interval = time.Second
 	}
 	var err error
 	if s.cfg.Workers <= 1 {
@@ -480,11 +493,12 @@ func (s *Searcher) Search(ctx context.Context, t *Tree, lim Limits) (Result, err
 		<-ctx.Done()
 	}
 	res := t.result()
+	t.addChildLines(res.Children)
 	s.playouts.Add(int64(t.playouts))
-	if lim.Info != nil {
+	if progress.Report != nil {
 		info := r.info(time.Now())
 		info.Final = true
-		lim.Info(info)
+		progress.Report(info)
 	}
 	if err != nil {
 		return Result{}, fmt.Errorf("mcts: Search: %w", err)
@@ -514,7 +528,7 @@ func (r *engineRun) worker() error {
 	for {
 		r.checkStop()
 		rows, colls := 0, 0
-		for rows < s.cfg.BatchSize {
+		for rows < r.batch {
 			sl := &ws.slots[rows]
 			res := t.gather(sl, ws.row(rows))
 			if res == gotLeaf {
@@ -553,13 +567,13 @@ func (r *engineRun) worker() error {
 		ws.completeRows(rows)
 		ws.revertCollisions()
 		r.cond.Broadcast()
-		if r.lim.Info != nil {
-			if now := time.Now(); now.Sub(r.lastInfo) >= r.lim.InfoInterval {
+		if r.progress.Report != nil {
+			if now := time.Now(); now.Sub(r.lastInfo) >= r.progress.Interval {
 				r.lastInfo = now
 				info := r.info(now)
 				r.mu.Unlock()
 				r.infoMu.Lock()
-				r.lim.Info(info)
+				r.progress.Report(info)
 				r.infoMu.Unlock()
 				r.mu.Lock()
 			}
@@ -588,5 +602,7 @@ func (r *engineRun) info(now time.Time) Info {
 	in.Value, in.WDL = nodeValue(root)
 	in.MateIn = mateIn(root.proof, root.dist)
 	in.PV = t.pv(0, nil)
+	in.Children = t.childStats(nil)
+	t.addChildLines(in.Children)
 	return in
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 )
 
 // Positions found by random play from the start position; every test
@@ -166,7 +167,7 @@ func TestMateInOne(t *testing.T) {
 				cfg.GumbelK = 4 // the mate must not depend on being sampled
 				s := newSearcher(t, ev.eval, cfg)
 				tr := newTree(t, s, p, 1)
-				res, err := s.Search(context.Background(), tr, Limits{})
+				res, err := s.Search(context.Background(), tr, clock.Limits{}, Progress{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -205,7 +206,7 @@ func TestMateInTwo(t *testing.T) {
 				cfg.GumbelK = 64 // consider every move: the key must not depend on sampling
 				s := newSearcher(t, ev.eval, cfg)
 				tr := newTree(t, s, p, uint64(i))
-				res, err := s.Search(context.Background(), tr, Limits{})
+				res, err := s.Search(context.Background(), tr, clock.Limits{}, Progress{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -253,7 +254,7 @@ func TestAvoidsMateInOne(t *testing.T) {
 					cfg.GumbelK = 64
 					s := newSearcher(t, ev.eval, cfg)
 					tr := newTree(t, s, p, uint64(i))
-					res, err := s.Search(context.Background(), tr, Limits{})
+					res, err := s.Search(context.Background(), tr, clock.Limits{}, Progress{})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -274,7 +275,7 @@ func TestPUCTVisitsSumToSimulations(t *testing.T) {
 		cfg.BatchSize = batch
 		s := newSearcher(t, hashEvaluator{}, cfg)
 		tr := newTree(t, s, p, 1)
-		res, err := s.Search(context.Background(), tr, Limits{})
+		res, err := s.Search(context.Background(), tr, clock.Limits{}, Progress{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -294,7 +295,7 @@ func TestPUCTVisitsSumToSimulations(t *testing.T) {
 		}
 		checkTree(t, tr)
 		// A searched root again: all playouts go to the children.
-		res, err = s.Search(context.Background(), tr, Limits{Nodes: 100})
+		res, err = s.Search(context.Background(), tr, clock.Limits{Nodes: 100}, Progress{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -461,7 +462,7 @@ func TestDeterminism(t *testing.T) {
 			}
 		}
 		// Engine mode on the first tree.
-		r, err := s.Search(context.Background(), trees[0], Limits{Nodes: 100})
+		r, err := s.Search(context.Background(), trees[0], clock.Limits{Nodes: 100}, Progress{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -489,7 +490,7 @@ func TestTreeReuse(t *testing.T) {
 	cfg := testConfig(false, 400)
 	s := newSearcher(t, hashEvaluator{}, cfg)
 	tr := newTree(t, s, env.NewPosition(env.Alice), 1)
-	res, err := s.Search(context.Background(), tr, Limits{})
+	res, err := s.Search(context.Background(), tr, clock.Limits{}, Progress{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -508,7 +509,7 @@ func TestTreeReuse(t *testing.T) {
 	}
 	checkTree(t, tr)
 	size := tr.Size()
-	res2, err := s.Search(context.Background(), tr, Limits{Nodes: 200})
+	res2, err := s.Search(context.Background(), tr, clock.Limits{Nodes: 200}, Progress{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -521,7 +522,7 @@ func TestTreeReuse(t *testing.T) {
 	cfg.ReuseTree = false
 	s2 := newSearcher(t, hashEvaluator{}, cfg)
 	tr2 := newTree(t, s2, env.NewPosition(env.Alice), 1)
-	if _, err := s2.Search(context.Background(), tr2, Limits{}); err != nil {
+	if _, err := s2.Search(context.Background(), tr2, clock.Limits{}, Progress{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := tr2.Advance(res.BestMove); err != nil {
@@ -565,14 +566,14 @@ func TestAdvanceAndGameOver(t *testing.T) {
 	if err := tr.Advance(mustParse(t, p, "e2b5")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Search(context.Background(), tr, Limits{}); !errors.Is(err, ErrGameOver) {
+	if _, err := s.Search(context.Background(), tr, clock.Limits{}, Progress{}); !errors.Is(err, ErrGameOver) {
 		t.Fatalf("Search after mate = %v, want ErrGameOver", err)
 	}
 	if _, err := s.SearchBatch(context.Background(), []*Tree{tr}); !errors.Is(err, ErrGameOver) {
 		t.Fatalf("SearchBatch after mate = %v, want ErrGameOver", err)
 	}
 	other := newSearcher(t, UniformEvaluator{}, testConfig(false, 10))
-	if _, err := other.Search(context.Background(), newTree(t, s, p, 1), Limits{}); !errors.Is(err, ErrForeignTree) {
+	if _, err := other.Search(context.Background(), newTree(t, s, p, 1), clock.Limits{}, Progress{}); !errors.Is(err, ErrForeignTree) {
 		t.Fatalf("foreign tree: %v", err)
 	}
 	u := newTree(t, s, p, 1)
@@ -591,7 +592,7 @@ func TestPlyCapIsDraw(t *testing.T) {
 	cfg.PlyCap = 1
 	s := newSearcher(t, UniformEvaluator{Value: 0.9}, cfg)
 	tr := newTree(t, s, p, 1)
-	res, err := s.Search(context.Background(), tr, Limits{})
+	res, err := s.Search(context.Background(), tr, clock.Limits{}, Progress{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -706,13 +707,13 @@ func TestEngineLimits(t *testing.T) {
 	cfg.CacheEntries = 1 << 12
 	s := newSearcher(t, hashEvaluator{}, cfg)
 
-	res, err := s.Search(context.Background(), newTree(t, s, p, 1), Limits{Nodes: 123})
+	res, err := s.Search(context.Background(), newTree(t, s, p, 1), clock.Limits{Nodes: 123}, Progress{})
 	if err != nil || res.Nodes != 123 {
 		t.Fatalf("node limit: %d playouts, err %v", res.Nodes, err)
 	}
 
 	start := time.Now()
-	res, err = s.Search(context.Background(), newTree(t, s, p, 1), Limits{Time: 50 * time.Millisecond})
+	res, err = s.Search(context.Background(), newTree(t, s, p, 1), clock.Limits{MoveTime: 50 * time.Millisecond}, Progress{})
 	if el := time.Since(start); err != nil || el > 2*time.Second || res.Nodes < 2 {
 		t.Fatalf("time limit: %v elapsed, %d playouts, err %v", el, res.Nodes, err)
 	}
@@ -721,8 +722,8 @@ func TestEngineLimits(t *testing.T) {
 	var infos atomic.Int32
 	var final Info
 	go func() { time.Sleep(80 * time.Millisecond); cancel() }()
-	res, err = s.Search(ctx, newTree(t, s, p, 1), Limits{Infinite: true, InfoInterval: 10 * time.Millisecond,
-		Info: func(in Info) {
+	res, err = s.Search(ctx, newTree(t, s, p, 1), clock.Limits{Infinite: true}, Progress{Interval: 10 * time.Millisecond,
+		Report: func(in Info) {
 			infos.Add(1)
 			if in.Final {
 				final = in
@@ -738,10 +739,10 @@ func TestEngineLimits(t *testing.T) {
 	// Stopped before the root was evaluated: an error, not a move.
 	ctx, cancel = context.WithCancel(context.Background())
 	cancel()
-	if _, err := s.Search(ctx, newTree(t, s, p, 1), Limits{Infinite: true}); !errors.Is(err, ErrNoResult) {
+	if _, err := s.Search(ctx, newTree(t, s, p, 1), clock.Limits{Infinite: true}, Progress{}); !errors.Is(err, ErrNoResult) {
 		t.Fatalf("cancelled search = %v, want ErrNoResult", err)
 	}
-	if _, err := s.Search(context.Background(), newTree(t, s, p, 1), Limits{Nodes: -1}); err == nil {
+	if _, err := s.Search(context.Background(), newTree(t, s, p, 1), clock.Limits{Nodes: -1}, Progress{}); err == nil {
 		t.Fatal("negative limit accepted")
 	}
 }
@@ -763,13 +764,13 @@ func TestProvenLossEndsSearch(t *testing.T) {
 		cfg.GumbelK = 64
 		s := newSearcher(t, UniformEvaluator{}, cfg)
 		start := time.Now()
-		res, err := s.Search(context.Background(), newTree(t, s, p, 1), Limits{Time: 20 * time.Second})
+		res, err := s.Search(context.Background(), newTree(t, s, p, 1), clock.Limits{MoveTime: 20 * time.Second}, Progress{})
 		if err != nil || time.Since(start) > 5*time.Second || res.MateIn != -1 || res.RootValue != -1 || !ml.Contains(res.BestMove) {
 			t.Fatalf("%s: %v elapsed, mate-in %d, value %v, best %v, err %v", a.name, time.Since(start), res.MateIn, res.RootValue, res.BestMove, err)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 		start = time.Now()
-		res, err = s.Search(ctx, newTree(t, s, p, 1), Limits{Infinite: true})
+		res, err = s.Search(ctx, newTree(t, s, p, 1), clock.Limits{Infinite: true}, Progress{})
 		cancel()
 		if err != nil || time.Since(start) < 90*time.Millisecond || res.MateIn != -1 {
 			t.Fatalf("%s: infinite search returned after %v (mate-in %d, err %v)", a.name, time.Since(start), res.MateIn, err)
@@ -788,7 +789,7 @@ func TestEngineWorkers(t *testing.T) {
 		ce := &countingEvaluator{Evaluator: hashEvaluator{}}
 		s := newSearcher(t, ce, cfg)
 		tr := newTree(t, s, p, 1)
-		res, err := s.Search(context.Background(), tr, Limits{})
+		res, err := s.Search(context.Background(), tr, clock.Limits{}, Progress{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -889,14 +890,14 @@ func TestEvaluatorFailure(t *testing.T) {
 			if batch {
 				_, err = s.SearchBatch(context.Background(), []*Tree{tr})
 			} else {
-				_, err = s.Search(context.Background(), tr, Limits{})
+				_, err = s.Search(context.Background(), tr, clock.Limits{}, Progress{})
 			}
 			if !errors.Is(err, ErrEvaluator) {
 				t.Fatalf("%s (batch %v): err %v, want ErrEvaluator", mode, batch, err)
 			}
 			checkTree(t, tr)
 			// The tree stays usable.
-			res, err := s.Search(context.Background(), tr, Limits{Nodes: 50})
+			res, err := s.Search(context.Background(), tr, clock.Limits{Nodes: 50}, Progress{})
 			if err != nil || res.Nodes != 50 {
 				t.Fatalf("%s: search after failure: %d playouts, %v", mode, res.Nodes, err)
 			}
@@ -927,7 +928,7 @@ func TestDirichletNoise(t *testing.T) {
 	cfg.DirichletEpsilon = 0.25
 	s := newSearcher(t, UniformEvaluator{}, cfg)
 	tr := newTree(t, s, env.NewPosition(env.Alice), 1)
-	res, err := s.Search(context.Background(), tr, Limits{})
+	res, err := s.Search(context.Background(), tr, clock.Limits{}, Progress{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -961,7 +962,7 @@ func TestNoAllocationsPerPlayout(t *testing.T) {
 			if err := tr.Reset(root); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := s.Search(context.Background(), tr, Limits{Nodes: n}); err != nil {
+			if _, err := s.Search(context.Background(), tr, clock.Limits{Nodes: int64(n)}, Progress{}); err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -1005,7 +1006,7 @@ func TestPlyCapScoresMaterial(t *testing.T) {
 			cfg.CapMaterialMargin = tc.margin
 			s := newSearcher(t, UniformEvaluator{Value: 0.5}, cfg)
 			tr := newTree(t, s, mustFEN(t, tc.fen), 1)
-			res, err := s.Search(context.Background(), tr, Limits{})
+			res, err := s.Search(context.Background(), tr, clock.Limits{}, Progress{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -1013,5 +1014,80 @@ func TestPlyCapScoresMaterial(t *testing.T) {
 				t.Fatalf("every move reaches the cap: root value %v, want %v", res.RootValue, tc.want)
 			}
 		})
+	}
+}
+
+// An engine-mode search reports every root move with its visits, its own
+// WDL (consistent with its Q) and its line, in the result and in the
+// progress reports, so that MultiPV lines and analysis boards need no
+// second search.
+func TestEngineChildStats(t *testing.T) {
+	p := mustPlay(t, "e2e4", "d7d5")
+	cfg := DefaultPlayConfig()
+	cfg.CacheEntries = 1 << 12
+	s := newSearcher(t, hashEvaluator{}, cfg)
+	var final Info
+	res, err := s.Search(context.Background(), newTree(t, s, p, 1), clock.Limits{Nodes: 300},
+		Progress{Report: func(in Info) {
+			if in.Final {
+				final = in
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ml env.MoveList
+	p.LegalMoves(&ml)
+	if len(res.Children) != ml.N || len(final.Children) != ml.N {
+		t.Fatalf("%d children in the result, %d in the report, %d legal moves", len(res.Children), len(final.Children), ml.N)
+	}
+	visited := 0
+	for i, c := range res.Children {
+		if len(c.PV) == 0 || c.PV[0] != c.Move {
+			t.Errorf("%v: line %v does not start with the move", c.Move, c.PV)
+		}
+		if c.Visits == 0 {
+			if c.WDL != ([3]float32{}) && c.MateIn == 0 {
+				t.Errorf("%v: unvisited but WDL %v", c.Move, c.WDL)
+			}
+			continue
+		}
+		visited++
+		sum := c.WDL[0] + c.WDL[1] + c.WDL[2]
+		if math.Abs(float64(sum-1)) > 1e-4 || math.Abs(float64(c.WDL[0]-c.WDL[2]-c.Q)) > 1e-4 {
+			t.Errorf("%v: WDL %v does not match Q %v", c.Move, c.WDL, c.Q)
+		}
+		if c.Visits > 20 && len(c.PV) < 2 {
+			t.Errorf("%v: %d visits but line %v", c.Move, c.Visits, c.PV)
+		}
+		if f := final.Children[i]; f.Move != c.Move || f.Visits != c.Visits || f.WDL != c.WDL {
+			t.Errorf("report %+v differs from result %+v", f, c)
+		}
+	}
+	if visited < 2 {
+		t.Errorf("only %d root moves visited", visited)
+	}
+	best := slices.IndexFunc(res.Children, func(c ChildStat) bool { return c.Move == res.BestMove })
+	if !slices.Equal(res.Children[best].PV, res.PV) {
+		t.Errorf("best move's line %v, PV %v", res.Children[best].PV, res.PV)
+	}
+}
+
+// Every root move's line is complete, however long the others' are.
+func TestChildLinesAreIndependent(t *testing.T) {
+	p := mustPlay(t, "e2e4", "d7d5")
+	cfg := DefaultPlayConfig()
+	cfg.CacheEntries = 1 << 12
+	s := newSearcher(t, hashEvaluator{}, cfg)
+	tr := newTree(t, s, p, 1)
+	res, err := s.Search(context.Background(), tr, clock.Limits{Nodes: 3000}, Progress{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range res.Children {
+		want := tr.pv(tr.nodes[0].first+int32(i), []env.Move{c.Move})
+		if !slices.Equal(c.PV, want) {
+			t.Fatalf("%v: line %v, want %v", c.Move, c.PV, want)
+		}
 	}
 }

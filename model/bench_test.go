@@ -95,43 +95,6 @@ func BenchmarkTrainStep(b *testing.B) {
 	reportRates(b, b.N*tc.BatchSize, processCPUTime()-cpu0)
 }
 
-// BenchmarkBatcher: many goroutines each evaluating one position at a time
-// through a Batcher over the fast path (preset small), as search threads
-// do.
-func BenchmarkBatcher(b *testing.B) {
-	w, err := NewWeights(mustPreset(b, "small"), 1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	f, err := NewFastEvaluator(w, FastOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	bt, err := NewBatcher(f, BatcherOptions{MaxBatch: 64})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer bt.Close()
-	planes, _, _, _ := syntheticBatch(1, 1)
-	b.ReportAllocs()
-	b.SetParallelism(16) // 16 × GOMAXPROCS callers
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		pol := make([]float32, env.PolicySize)
-		wdl := make([]float32, env.WDLSize)
-		for pb.Next() {
-			if err := bt.Evaluate(planes, 1, pol, wdl); err != nil {
-				b.Error(err)
-				return
-			}
-		}
-	})
-	st := bt.Stats()
-	b.ReportMetric(float64(st.Positions)/b.Elapsed().Seconds(), "pos/s")
-	b.ReportMetric(float64(st.Positions)/float64(max(st.Batches, 1)), "pos/batch")
-}
-
 // The bench subcommand's entry points work and report positive rates.
 func TestMeasure(t *testing.T) {
 	cfg := mustPreset(t, "tiny")

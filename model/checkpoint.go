@@ -12,10 +12,10 @@ import (
 	"maps"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/fileutil"
 )
 
 // Checkpoint file format, version 2 (all integers little-endian):
@@ -44,10 +44,13 @@ const (
 	//      build computes.
 	//   2: the convolutional policy head over env's move-type planes; the
 	//      header gains input_planes and policy_layout.
-	ckptPreamble  = 16
-	ckptSumSize   = sha256.Size
-	maxHeaderSize = 16 << 20
-	maxCkptSize   = 8 << 30
+	ckptPreamble = 16
+	// maxPlausibleVersion bounds the versions a newer AliceZero might
+	// write (one per format change); beyond it a version is garbage.
+	maxPlausibleVersion = 1000
+	ckptSumSize         = sha256.Size
+	maxHeaderSize       = 16 << 20
+	maxCkptSize         = 8 << 30
 )
 
 // CheckpointVersion is the format version this build writes and reads.
@@ -224,10 +227,12 @@ func readCheckpointBytes(b []byte) (*Checkpoint, error) {
 		return readV2(b)
 	case version == 1:
 		return nil, fmt.Errorf("model: %w: file has format version 1, a network of the retired design (34 input planes, a fully connected policy head over the 1858-move table) that this build cannot run; train a new network", ErrVersion)
-	case version > ckptVersion:
+	case version > ckptVersion && version <= maxPlausibleVersion:
 		return nil, fmt.Errorf("model: %w: file has format version %d, written by a newer AliceZero; this build reads version %d", ErrVersion, version, ckptVersion)
 	default:
-		return nil, fmt.Errorf("model: %w: file has format version %d, which never existed (versions start at 1)", ErrVersion, version)
+		// Version 0, or one no format change would ever reach: the magic
+		// matched by chance or the header is damaged.
+		return nil, fmt.Errorf("model: not an AliceZero checkpoint: its header's format version %d is not one AliceZero has written or ever will (%w)", version, ErrVersion)
 	}
 }
 
@@ -336,45 +341,12 @@ func checksumOK(b []byte) bool {
 	return bytes.Equal(got[:], sum)
 }
 
-// SaveCheckpoint writes c to path atomically: to a temporary file in the
-// same directory, fsynced, then renamed over path (and the directory
-// fsynced), so a crash leaves either the old file or the new one.
-func SaveCheckpoint(path string, c *Checkpoint) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+// SaveCheckpoint writes c to path atomically (internal/fileutil): a crash
+// leaves either the old file or the new one, never part of one.
+func SaveCheckpoint(path string, c *Checkpoint) error {
+	err := fileutil.WriteAtomicFunc(path, func(w io.Writer) error { return WriteCheckpoint(w, c) })
 	if err != nil {
 		return fmt.Errorf("model: save checkpoint: %w", err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if err = WriteCheckpoint(f, c); err != nil {
-		return fmt.Errorf("model: save checkpoint %s: %w", path, err)
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return fmt.Errorf("model: save checkpoint %s: %w", path, err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("model: save checkpoint %s: fsync: %w", path, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("model: save checkpoint %s: %w", path, err)
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("model: save checkpoint %s: %w", path, err)
-	}
-	// Make the rename durable. Failure here leaves a complete file in
-	// place, so report it but do not remove anything.
-	if d, derr := os.Open(dir); derr == nil {
-		derr = d.Sync()
-		d.Close()
-		if derr != nil {
-			return fmt.Errorf("model: save checkpoint %s: fsync directory: %w", path, derr)
-		}
 	}
 	return nil
 }

@@ -230,9 +230,11 @@ func TestCheckpointRejectsDamage(t *testing.T) {
 	if err := read(future); !errors.Is(err, ErrVersion) || !strings.Contains(err.Error(), "newer") {
 		t.Errorf("future version: got %v", err)
 	}
-	zero := mutate(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[8:], 0); return b })
-	if err := read(zero); !errors.Is(err, ErrVersion) {
-		t.Errorf("version 0: got %v", err)
+	for _, v := range []uint32{0, 0xdeadbeef, 1 << 31} {
+		garbage := mutate(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[8:], v); return b })
+		if err := read(garbage); !errors.Is(err, ErrVersion) || !strings.Contains(err.Error(), "not an AliceZero checkpoint") || strings.Contains(err.Error(), "newer") {
+			t.Errorf("version %#x: got %v, want 'not an AliceZero checkpoint'", v, err)
+		}
 	}
 	// Version 1 held the retired fully connected policy head: refused by
 	// its version, with the reason, before anything else is read.

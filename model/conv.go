@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"hash"
 	"runtime"
-	"sync"
 
 	"github.com/chewxy/hm"
+	"github.com/sourcegraph/conc"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -412,35 +412,20 @@ func denseF32(in []G.Value, op fmt.Stringer) (*tensor.Dense, error) {
 // across up to GOMAXPROCS goroutines (the caller's included). Each image's
 // part of the output is written by one call only, from that image's input
 // only, so the result does not depend on the split. A panic in any
-// goroutine is re-raised on the caller's, where the graph runner's recovery
-// turns it into an error.
+// goroutine is re-raised on the caller's (conc's WaitGroup does this),
+// where the graph runner's recovery turns it into an error; no goroutine
+// outlives the call.
 func parallelImages(n int, f func(lo, hi int)) {
 	workers := min(runtime.GOMAXPROCS(0), n)
 	if workers <= 1 {
 		f(0, n)
 		return
 	}
-	var wg sync.WaitGroup
-	panics := make(chan any, workers)
+	var wg conc.WaitGroup
 	for wk := 1; wk < workers; wk++ {
-		wg.Add(1)
-		go func(lo, hi int) {
-			defer wg.Done()
-			defer func() {
-				if r := recover(); r != nil {
-					panics <- r
-				}
-			}()
-			f(lo, hi)
-		}(wk*n/workers, (wk+1)*n/workers)
+		lo, hi := wk*n/workers, (wk+1)*n/workers
+		wg.Go(func() { f(lo, hi) })
 	}
-	func() {
-		defer wg.Wait() // even if f panics here: no goroutine outlives the call
-		f(0, n/workers)
-	}()
-	select {
-	case r := <-panics:
-		panic(r)
-	default:
-	}
+	defer wg.Wait() // even if f panics here
+	f(0, n/workers)
 }

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 
 	G "gorgonia.org/gorgonia"
@@ -147,4 +150,30 @@ func BenchmarkIm2col(b *testing.B) {
 			}
 		}
 	})
+}
+
+// A panic in a helper goroutine of parallelImages reaches the caller, where
+// the graph runner's recovery can turn it into an error.
+func TestParallelImagesRelaysPanics(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	}
+	for _, bad := range []int{0, 7} { // on the caller's range, on a helper's
+		var covered [8]bool
+		r := func() (r any) {
+			defer func() { r = recover() }()
+			parallelImages(len(covered), func(lo, hi int) {
+				if lo <= bad && bad < hi {
+					panic("image " + strconv.Itoa(bad))
+				}
+				for i := lo; i < hi; i++ {
+					covered[i] = true
+				}
+			})
+			return nil
+		}()
+		if r == nil || !strings.Contains(fmt.Sprint(r), "image "+strconv.Itoa(bad)) {
+			t.Errorf("panic on image %d: recovered %v", bad, r)
+		}
+	}
 }

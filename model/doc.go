@@ -27,15 +27,13 @@
 //   - GraphEvaluator: gorgonia graphs, one per batch-size bucket. Slower;
 //     the reference the fast path is tested against.
 //
-// A Batcher in front of an evaluator merges the requests of concurrent
-// callers (search threads) into batches:
+// An evaluator serves one batch at a time; the search (package mcts) builds
+// the batches itself, from the leaves its workers and games gather:
 //
 //	w, _ := model.NewWeights(cfg, seed)      // or LoadWeights(path, w)
 //	fast, _ := model.NewFastEvaluator(w, model.FastOptions{})
 //	defer fast.Close()
-//	b, _ := model.NewBatcher(fast, model.BatcherOptions{MaxBatch: 64})
-//	defer b.Close()
-//	err := b.Evaluate(planes, n, policy, wdl) // from any goroutine
+//	err := fast.Evaluate(planes, n, policy, wdl)
 //
 // Evaluators copy the weights they are given; after training, push new
 // weights with SetWeights.
@@ -80,8 +78,8 @@
 // # Errors and concurrency
 //
 // Functions return errors with context and never panic across the package
-// boundary (gorgonia's panics are recovered and converted). Evaluators,
-// Batcher and Trainer are safe for concurrent use (evaluators and trainer
+// boundary (gorgonia's panics are recovered and converted). Evaluators
+// and Trainer are safe for concurrent use (evaluators and trainer
 // serialise calls). The package keeps no mutable global state of its own
 // beyond a sync.Once that sets gorgonia's process-wide BLAS, once, and one
 // package-level mutex that serialises gorgonia graph construction, which

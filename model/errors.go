@@ -26,7 +26,7 @@ var (
 	// ErrCorrupt: the file is internally inconsistent although its checksum
 	// matches (a bug in the writer, or a hand-edited file).
 	ErrCorrupt = errors.New("checkpoint malformed")
-	// ErrClosed: the evaluator, batcher or trainer was closed.
+	// ErrClosed: the evaluator or trainer was closed.
 	ErrClosed = errors.New("model: closed")
 	// ErrNonFinite: a loss or a parameter became NaN or infinite.
 	ErrNonFinite = errors.New("model: non-finite value")

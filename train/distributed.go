@@ -12,9 +12,12 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/progress"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/train/engine"
 	"github.com/alicezero/alicezero/train/replay"
+	"github.com/alicezero/alicezero/train/runs"
 )
 
 // SelfPlayOptions configures SelfPlayToFolder.
@@ -24,7 +27,8 @@ type SelfPlayOptions struct {
 	// checkpoint); "" plays with the untrained network of Config's seed.
 	Weights string
 	// Follow re-reads a run folder's newest checkpoint before each shard,
-	// so that self-play keeps up with a "learn" process.
+	// so that self-play keeps up with a "learn" process; it waits for the
+	// run's first checkpoint if there is none yet.
 	Follow bool
 	// OutDir receives one shard file per ShardGames games.
 	OutDir     string
@@ -39,7 +43,9 @@ type SelfPlayOptions struct {
 }
 
 // SelfPlayToFolder generates games with a fixed or followed network and
-// writes their positions as shards for a learner.
+// writes their positions as shards for a learner. When ctx is cancelled
+// it says how many games it wrote and returns ctx.Err(); the game in
+// progress is lost, the shards written stay.
 func SelfPlayToFolder(ctx context.Context, o SelfPlayOptions) error {
 	cfg := o.Config
 	if cfg == nil {
@@ -67,7 +73,14 @@ func SelfPlayToFolder(ctx context.Context, o SelfPlayOptions) error {
 	if err != nil {
 		return err
 	}
-	w, source, err := loadOrInitWeights(cfg, o.Weights)
+	if o.Follow {
+		// The learner may still be creating the run: wait for its first
+		// checkpoint rather than fail, so both can be started at once.
+		if err := waitForCheckpoint(ctx, o.Weights, o.Out); err != nil {
+			return err
+		}
+	}
+	w, source, err := loadOrInitWeights(cfg, variant, o.Weights)
 	if err != nil {
 		return err
 	}
@@ -80,19 +93,23 @@ func SelfPlayToFolder(ctx context.Context, o SelfPlayOptions) error {
 	if err != nil {
 		return err
 	}
+	followed := "" // the checkpoint file followed last
+	if o.Follow {
+		followed, _ = runs.Resolve(o.Weights)
+	}
 	fmt.Fprintf(o.Out, "self-play with %s, writing shards to %s\n", source, o.OutDir)
 	played := 0
 	for shard := 1; o.Games == 0 || played < o.Games; shard++ {
 		if o.Follow && o.Weights != "" {
-			if path, err := ResolveCheckpoint(o.Weights); err == nil && path != source {
-				c, err := model.LoadCheckpoint(path)
+			if path, err := runs.Resolve(o.Weights); err == nil && path != followed {
+				net, err := engine.LoadNetwork(path, variant)
 				if err != nil {
 					fmt.Fprintf(o.Out, "warning: keeping %s: %v\n", source, err)
-				} else if err := eval.SetWeights(c.Weights); err != nil {
+				} else if err := eval.SetWeights(net.Weights); err != nil {
 					return err
 				} else {
 					searcher.ClearCache()
-					source = path
+					source, followed = net.Description, path
 					fmt.Fprintf(o.Out, "now playing with %s\n", source)
 				}
 			}
@@ -101,22 +118,16 @@ func SelfPlayToFolder(ctx context.Context, o SelfPlayOptions) error {
 		if o.Games > 0 {
 			n = min(n, o.Games-played)
 		}
-		bar := newBar(o.Progress, n, fmt.Sprintf("shard %d self-play", shard), "games")
+		bar := progress.New(o.Progress, n, fmt.Sprintf("shard %d self-play", shard), "games")
 		start := time.Now()
 		// Workers play every game out: the threshold is calibrated by a
 		// training run from its own games.
-		games, err := selfPlay(ctx, cfg, variant, searcher, shard, n, 0, func(*SelfPlayGame) {
-			if bar != nil {
-				bar.Add(1)
-			}
-		})
-		if bar != nil {
-			bar.Finish()
-		}
+		games, err := selfPlay(ctx, cfg, variant, searcher, shard, n, 0, func(*SelfPlayGame) { bar.Add(1) })
+		bar.Finish()
 		if err != nil {
 			if ctx.Err() != nil {
 				fmt.Fprintf(o.Out, "interrupted: %d games written\n", played)
-				return nil
+				return ctx.Err()
 			}
 			return err
 		}
@@ -135,10 +146,33 @@ func SelfPlayToFolder(ctx context.Context, o SelfPlayOptions) error {
 	return nil
 }
 
-// loadOrInitWeights loads a checkpoint (file or run folder) or makes the
-// configuration's untrained network. It returns where the weights came
-// from.
-func loadOrInitWeights(cfg *Config, path string) (*model.Weights, string, error) {
+// followPoll is how often a following self-play process looks for the
+// run's first checkpoint.
+const followPoll = time.Second
+
+// waitForCheckpoint returns once path (a run folder) holds a checkpoint,
+// saying once that it waits; it returns ctx's error if ctx ends first.
+func waitForCheckpoint(ctx context.Context, path string, out io.Writer) error {
+	for said := false; ; said = true {
+		if _, err := runs.Resolve(path); err == nil {
+			return nil
+		}
+		if !said {
+			fmt.Fprintf(out, "waiting for the first checkpoint in %s (start 'alicezero learn' for it)\n", path)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(followPoll):
+		}
+	}
+}
+
+// loadOrInitWeights loads the network path names (as engine.LoadNetwork
+// reads it: a checkpoint file or a run folder) or, for "", makes the
+// configuration's untrained network, the one a new run starts from. It
+// returns where the weights came from.
+func loadOrInitWeights(cfg *Config, variant env.Variant, path string) (*model.Weights, string, error) {
 	if path == "" {
 		arch, err := model.Preset(cfg.Model.Preset)
 		if err != nil {
@@ -147,15 +181,14 @@ func loadOrInitWeights(cfg *Config, path string) (*model.Weights, string, error)
 		w, err := model.NewWeights(arch, seedFor(cfg.Seed, 0, "weights", 0))
 		return w, "an untrained " + cfg.Model.Preset + " network", err
 	}
-	file, err := ResolveCheckpoint(path)
+	net, err := engine.LoadNetwork(path, variant)
 	if err != nil {
 		return nil, "", err
 	}
-	c, err := model.LoadCheckpoint(file)
-	if err != nil {
-		return nil, "", err
+	if net.Weights == nil {
+		return nil, "", fmt.Errorf("self-play needs a network, not %s", net.Description)
 	}
-	return c.Weights, file, nil
+	return net.Weights, net.Description, nil
 }
 
 // LearnOptions configures Learn.
@@ -177,7 +210,8 @@ type LearnOptions struct {
 // Learn trains a run from shards that "selfplay" processes write to a
 // folder: each round takes the new shards (at least min_buffer positions
 // before the first), takes optimiser steps and writes a checkpoint that the
-// self-play processes can follow.
+// self-play processes can follow. When ctx is cancelled it says where the
+// run stands and returns ctx.Err(), as Run does.
 func Learn(ctx context.Context, o LearnOptions) error {
 	if o.Poll <= 0 {
 		o.Poll = 5 * time.Second
@@ -227,7 +261,7 @@ func Learn(ctx context.Context, o LearnOptions) error {
 			if err := r.learn(ctx, it, []shardRef{{Path: shard, Positions: len(samples)}}, samples, &m); err != nil {
 				if ctx.Err() != nil {
 					fmt.Fprintf(r.out, "interrupted: the run stays at round %d; continue with --resume %s\n", r.state.Iteration, filepath.Base(r.dir))
-					return nil
+					return ctx.Err()
 				}
 				return err
 			}
@@ -244,7 +278,7 @@ func Learn(ctx context.Context, o LearnOptions) error {
 		select {
 		case <-ctx.Done():
 			fmt.Fprintf(r.out, "stopped at round %d; continue with --resume %s\n", r.state.Iteration, filepath.Base(r.dir))
-			return nil
+			return ctx.Err()
 		case <-time.After(o.Poll):
 		}
 	}

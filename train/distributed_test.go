@@ -3,12 +3,16 @@ package train
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/train/runs"
 )
 
 // TestSelfPlayFeedsLearn runs the distributed pair: two self-play
@@ -32,7 +36,7 @@ func TestSelfPlayFeedsLearn(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	ckpt, err := ResolveCheckpoint(filepath.Join(dir, "learner"))
+	ckpt, err := runs.Resolve(filepath.Join(dir, "learner"))
 	if err != nil || !strings.HasSuffix(ckpt, "iter-000001.azck") {
 		t.Fatalf("learner checkpoint %q, %v\n%s", ckpt, err, out.String())
 	}
@@ -74,4 +78,63 @@ func TestLearnErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "no shards") {
 		t.Fatalf("empty data folder: %v", err)
 	}
+}
+
+// Interrupted, selfplay and learn say where they stopped and return the
+// context's error, as train does: the command exits 130 for all three.
+func TestSelfPlayAndLearnInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out bytes.Buffer
+	err := SelfPlayToFolder(ctx, SelfPlayOptions{Config: tinyConfig(t), OutDir: filepath.Join(dir, "data"), Games: 2, Out: &out})
+	if !errors.Is(err, context.Canceled) || !strings.Contains(out.String(), "interrupted") {
+		t.Errorf("selfplay: %v\n%s", err, out.String())
+	}
+	out.Reset()
+	os.Mkdir(filepath.Join(dir, "data"), 0o755)
+	err = Learn(ctx, LearnOptions{RunsDir: dir, Name: "l", Config: tinyConfig(t), DataDir: filepath.Join(dir, "data"), Out: &out})
+	if !errors.Is(err, context.Canceled) || !strings.Contains(out.String(), "--resume l") {
+		t.Errorf("learn: %v\n%s", err, out.String())
+	}
+}
+
+// A follower started before its learner waits for the run's first
+// checkpoint instead of failing.
+func TestFollowerWaitsForTheRun(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "late")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var out bytes.Buffer
+	var mu sync.Mutex
+	errc := make(chan error, 1)
+	go func() {
+		errc <- SelfPlayToFolder(ctx, SelfPlayOptions{Config: tinyConfig(t), Weights: run, Follow: true,
+			OutDir: filepath.Join(dir, "data"), Games: 1, Out: &lockedBuffer{b: &out, mu: &mu}})
+	}()
+	time.Sleep(300 * time.Millisecond)
+	var lout bytes.Buffer
+	if err := Learn(ctx, LearnOptions{RunsDir: dir, Name: "late", Config: tinyConfig(t), DataDir: dir, Once: true, Out: &lout}); err == nil {
+		t.Fatal("learn with no shards succeeded")
+	}
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(out.String(), "waiting for the first checkpoint") || !strings.Contains(out.String(), "iter-000000.azck") {
+		t.Errorf("follower output:\n%s", out.String())
+	}
+}
+
+type lockedBuffer struct {
+	b  *bytes.Buffer
+	mu *sync.Mutex
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
 }

@@ -29,6 +29,7 @@
 //	cfg, err := train.BuiltinConfig("small")
 //	err = train.Run(ctx, train.Options{Config: cfg, Out: os.Stdout, Progress: os.Stderr})
 //
-// NetPlayer plays with a network and its search as an arena player;
-// RegisterCheckpointPlayer adds it to a player registry as "ckpt:PATH".
+// The network player of matches is package engine's Player (the arena's
+// "ckpt:PATH" kind is engine.Register); the layout of a run folder is
+// package runs'.
 package train

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/model"
 	"github.com/alicezero/alicezero/train/arena"
+	"github.com/alicezero/alicezero/train/engine"
 	"github.com/alicezero/alicezero/train/player"
 )
 
@@ -33,8 +35,13 @@ func (r *runner) evaluate(ctx context.Context, it int) (*EvalMetrics, error) {
 		if !ok {
 			return nil, fmt.Errorf("no network %q in this run", spec.Text)
 		}
+		net, err := engine.InMemory(w, spec.Text)
+		if err != nil {
+			return nil, err
+		}
 		// The search self-play uses, without its noise.
-		return NewNetPlayer(spec.Text, w, NetPlayerOptions{Visits: e.Simulations, Gumbel: r.cfg.Search.Gumbel, GumbelK: r.cfg.Search.GumbelK, Workers: 1})
+		return engine.NewPlayer(spec.Text, engine.Options{Network: net, Variant: r.variant, Visits: e.Simulations,
+			Gumbel: r.cfg.Search.Gumbel, GumbelK: r.cfg.Search.GumbelK, EvalWorkers: setup.Cores})
 	})
 	if err != nil {
 		return nil, err
@@ -52,7 +59,7 @@ func (r *runner) evaluate(ctx context.Context, it int) (*EvalMetrics, error) {
 		Games:       e.Games,
 		Openings:    openings,
 		Concurrency: 2,
-		TimeControl: arena.TimeControl{Nodes: int64(e.Simulations)},
+		TimeControl: clock.Limits{Nodes: int64(e.Simulations)},
 		PlyCap:      e.PlyCap,
 		Variant:     r.variant,
 		Seed:        seedFor(r.cfg.Seed, it, "evaluate", 0),

@@ -7,7 +7,8 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/env"
-	"github.com/alicezero/alicezero/train/internal/fileutil"
+	"github.com/alicezero/alicezero/internal/fileutil"
+	"github.com/alicezero/alicezero/train/runs"
 )
 
 // writeGames saves the first SelfPlay.PGNGames games of an iteration as
@@ -35,5 +36,5 @@ func (r *runner) writeGames(it int, games []*SelfPlayGame) error {
 		}
 		buf.WriteByte('\n')
 	}
-	return fileutil.WriteAtomic(filepath.Join(r.dir, gamesDir, fmt.Sprintf(pgnPattern, it)), buf.Bytes())
+	return fileutil.WriteAtomic(runs.GamesPath(r.dir, it), buf.Bytes())
 }

@@ -13,7 +13,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
-	"github.com/alicezero/alicezero/train/internal/fileutil"
+	"github.com/alicezero/alicezero/internal/fileutil"
 )
 
 // writePlots draws the run's curves (losses, game length, strength) as

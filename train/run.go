@@ -19,9 +19,9 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/fileutil"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/model"
-	"github.com/alicezero/alicezero/train/internal/fileutil"
 	"github.com/alicezero/alicezero/train/replay"
 )
 

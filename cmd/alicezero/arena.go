@@ -12,8 +12,9 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/env"
-	"github.com/alicezero/alicezero/train"
+	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/train/arena"
+	"github.com/alicezero/alicezero/train/engine"
 	"github.com/alicezero/alicezero/train/player"
 )
 
@@ -25,7 +26,7 @@ func arenaRegistry() (*player.Registry, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := train.RegisterCheckpointPlayer(reg); err != nil {
+	if err := engine.Register(reg); err != nil {
 		return nil, err
 	}
 	return reg, nil
@@ -75,8 +76,7 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		rest = rest[1:]
 	}
 	if len(players) < 2 {
-		fs.Usage()
-		return errUsage
+		return usageError(fs, "want at least two players, got %d", len(players))
 	}
 
 	cfg := arena.Config{
@@ -84,7 +84,7 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		Registry:     reg,
 		Games:        *games,
 		Concurrency:  *concurrency,
-		TimeControl:  arena.TimeControl{Nodes: *nodes, MoveTime: *movetime},
+		TimeControl:  clock.Limits{Nodes: *nodes, MoveTime: *movetime},
 		PlyCap:       *plies,
 		Seed:         *seed,
 		Anchor:       *anchor,
@@ -101,9 +101,12 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return err
 	}
 	if *tc != "" {
-		if cfg.TimeControl.Base, cfg.TimeControl.Inc, err = arena.ParseClock(*tc); err != nil {
+		base, inc, err := arena.ParseClock(*tc)
+		if err != nil {
 			return err
 		}
+		cfg.TimeControl = arena.ClockControl(base, inc)
+		cfg.TimeControl.Nodes, cfg.TimeControl.MoveTime = *nodes, *movetime
 	}
 	if *sprtFlag != "" {
 		s, err := arena.ParseSPRT(*sprtFlag)

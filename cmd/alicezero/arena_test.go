@@ -88,7 +88,7 @@ func TestArenaCommandBadInput(t *testing.T) {
 		wantCode int
 		wantErr  string
 	}{
-		{"one player", []string{"random"}, 2, "Usage"},
+		{"one player", []string{"random"}, 2, "want at least two players, got 1"},
 		{"unknown kind", []string{"random", "stockfish:depth=3"}, 1, `unknown kind "stockfish"`},
 		{"bad option", []string{"random", "ab:depht=2"}, 1, `unknown option "depht"`},
 		{"missing openings", []string{"--openings", filepath.Join(dir, "none.epd"), "random", "ab"}, 1, "no such file"},

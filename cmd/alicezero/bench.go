@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sourcegraph/conc/panics"
+
 	"github.com/alicezero/alicezero/configs"
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/mcts"
@@ -41,6 +43,9 @@ func runBench(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := noArgs(fs); err != nil {
+		return err
+	}
 	want := map[string]bool{}
 	for _, n := range strings.Split(*only, ",") {
 		if n = strings.TrimSpace(n); n != "" {
@@ -61,13 +66,38 @@ func runBench(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		if len(want) > 0 && !want[f.name] {
 			continue
 		}
-		v, err := f.measure(ctx)
+		v, err := measureOrStop(ctx, f.measure)
 		if err != nil {
 			return fmt.Errorf("%s: %w", f.name, err)
 		}
 		fmt.Fprintf(stdout, "%s: %s %s\n", f.name, formatFigure(v), f.unit)
 	}
 	return nil
+}
+
+// measureOrStop runs measure and returns its figure, or ctx's error as
+// soon as ctx ends. Some measurements cannot stop midway (the network's
+// timed loops run to their end): such a one is left to finish on its own
+// goroutine while the command exits.
+func measureOrStop(ctx context.Context, measure func(context.Context) (float64, error)) (float64, error) {
+	type result struct {
+		v   float64
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		var r result
+		if p := panics.Try(func() { r.v, r.err = measure(ctx) }); p != nil {
+			r.err = p.AsError()
+		}
+		done <- r
+	}()
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
 }
 
 // measurePerft counts the start position to depth 6 on one goroutine, with

@@ -2,16 +2,14 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/model"
 	"github.com/alicezero/alicezero/model/onnx"
-	"github.com/alicezero/alicezero/train"
+	"github.com/alicezero/alicezero/train/runs"
 )
 
 // runExport writes a checkpoint's network as model.onnx plus model.json
@@ -24,17 +22,16 @@ func runExport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "alicezero export: unexpected arguments %q\n", fs.Args())
-		fs.Usage()
-		return errUsage
+	if err := noArgs(fs); err != nil {
+		return err
 	}
-	if *ckpt == "" || *out == "" {
-		fmt.Fprintln(stderr, "alicezero export: --checkpoint and --out are required")
-		fs.Usage()
-		return errUsage
+	switch {
+	case *ckpt == "":
+		return usageError(fs, "missing --checkpoint, the checkpoint file or run folder to export")
+	case *out == "":
+		return usageError(fs, "missing --out, the folder to write model.onnx and model.json to")
 	}
-	path, err := resolveExportCheckpoint(*ckpt)
+	path, err := runs.Resolve(*ckpt)
 	if err != nil {
 		return err
 	}
@@ -62,32 +59,6 @@ func runExport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.
 	fmt.Fprintf(stdout, "wrote %s (%d bytes)\n", filepath.Join(*out, onnx.ONNXFile), len(m.ONNX))
 	fmt.Fprintf(stdout, "wrote %s (%d bytes)\n", filepath.Join(*out, onnx.JSONFile), len(m.JSON))
 	return nil
-}
-
-// resolveExportCheckpoint accepts a checkpoint file, a run folder (its
-// newest checkpoint) or a run's checkpoints/ folder.
-func resolveExportCheckpoint(path string) (string, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return "", fmt.Errorf("checkpoint %s does not exist", path)
-		}
-		return "", fmt.Errorf("checkpoint: %w", err)
-	}
-	if !st.IsDir() {
-		return path, nil
-	}
-	resolved, err := train.ResolveCheckpoint(path)
-	if err == nil {
-		return resolved, nil
-	}
-	// The checkpoints/ folder itself: resolve its run folder.
-	if clean := filepath.Clean(path); filepath.Base(clean) == "checkpoints" {
-		if r, perr := train.ResolveCheckpoint(filepath.Dir(clean)); perr == nil {
-			return r, nil
-		}
-	}
-	return "", err
 }
 
 // exportVariant picks the rule set: the flag's, which must agree with the

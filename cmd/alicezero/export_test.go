@@ -170,8 +170,8 @@ func TestExportCommand(t *testing.T) {
 		{"unwritable out", []string{"--checkpoint", file, "--out", filepath.Join(blocker, "out")}, 1, "writing to"},
 		{"variant conflict", []string{"--checkpoint", run, "--out", t.TempDir(), "--variant", "alice-ep"}, 1, "trained for alice"},
 		{"unknown variant", []string{"--checkpoint", file, "--out", t.TempDir(), "--variant", "crazy"}, 1, "unknown variant"},
-		{"no out", []string{"--checkpoint", file}, 2, "required"},
-		{"no checkpoint", []string{"--out", dir}, 2, "required"},
+		{"no out", []string{"--checkpoint", file}, 2, "missing --out"},
+		{"no checkpoint", []string{"--out", dir}, 2, "missing --checkpoint"},
 	}
 	for _, tc := range errs {
 		t.Run(tc.name, func(t *testing.T) {

@@ -80,9 +80,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		err := c.run(ctx, args[1:], stdin, stdout, stderr)
 		switch {
-		case err == nil:
-			return 0
-		case errors.Is(err, errUsage) || errors.Is(err, flag.ErrHelp):
+		case err == nil, errors.Is(err, flag.ErrHelp):
+			return 0 // -h: the usage asked for
+		case errors.Is(err, errUsage):
 			return 2
 		case errors.Is(err, context.Canceled) && ctx.Err() != nil:
 			// Interrupted (Ctrl-C, SIGTERM): the command has said where it
@@ -120,6 +120,22 @@ func newFlagSet(name, argsUsage string, stderr io.Writer) *flag.FlagSet {
 		fs.PrintDefaults()
 	}
 	return fs
+}
+
+// usageError says what is wrong with a command line (which argument is
+// missing, which one is too many), shows the usage and returns errUsage.
+func usageError(fs *flag.FlagSet, format string, args ...any) error {
+	fmt.Fprintf(fs.Output(), "alicezero %s: %s\n\n", fs.Name(), fmt.Sprintf(format, args...))
+	fs.Usage()
+	return errUsage
+}
+
+// noArgs refuses arguments after the flags of a command that takes none.
+func noArgs(fs *flag.FlagSet) error {
+	if fs.NArg() > 0 {
+		return usageError(fs, "unexpected argument %q (flags start with -)", fs.Arg(0))
+	}
+	return nil
 }
 
 // parseFlags parses args and maps a parse failure to errUsage.

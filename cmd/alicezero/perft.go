@@ -19,9 +19,12 @@ func runPerft(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return errUsage
+	switch fs.NArg() {
+	case 0:
+		return usageError(fs, "missing DEPTH (the number of plies to count, e.g. 5)")
+	case 1:
+	default:
+		return usageError(fs, "unexpected argument %q after DEPTH", fs.Arg(1))
 	}
 	depth, err := strconv.Atoi(fs.Arg(0))
 	if err != nil || depth < 0 || depth > 20 {
@@ -42,15 +45,50 @@ func runPerft(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	var total uint64
 	if *divide && depth > 0 {
-		ms, counts := pos.Divide(depth)
-		for i, m := range ms {
-			fmt.Fprintf(stdout, "%s: %d\n", m.UCI(), counts[i])
-			total += counts[i]
+		var ml env.MoveList
+		pos.LegalMoves(&ml)
+		for _, m := range ml.Slice() {
+			pos.MakeMove(m)
+			n, err := perft(ctx, pos, depth-1)
+			pos.UnmakeMove()
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "%s: %d\n", m.UCI(), n)
+			total += n
 		}
 		fmt.Fprintln(stdout)
-	} else {
-		total = pos.Perft(depth)
+	} else if total, err = perft(ctx, pos, depth); err != nil {
+		return err
 	}
 	fmt.Fprintf(stdout, "Nodes searched: %d\n", total)
 	return nil
+}
+
+// perftChunk is the depth counted without looking at the context: a few
+// milliseconds of work.
+const perftChunk = 4
+
+// perft counts as pos.Perft does, looking at ctx between subtrees so that
+// an interrupt stops a deep count within milliseconds.
+func perft(ctx context.Context, pos *env.Position, depth int) (uint64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	if depth <= perftChunk {
+		return pos.Perft(depth), nil
+	}
+	var ml env.MoveList
+	pos.LegalMoves(&ml)
+	var total uint64
+	for _, m := range ml.Slice() {
+		pos.MakeMove(m)
+		n, err := perft(ctx, pos, depth-1)
+		pos.UnmakeMove()
+		if err != nil {
+			return 0, err
+		}
+		total += n
+	}
+	return total, nil
 }

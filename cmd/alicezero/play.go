@@ -2,24 +2,19 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
-	"time"
 
 	"github.com/alicezero/alicezero/env"
-	"github.com/alicezero/alicezero/mcts"
-	"github.com/alicezero/alicezero/train/engine"
+	"github.com/alicezero/alicezero/internal/clock"
+	"github.com/alicezero/alicezero/internal/console"
 )
 
 func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("play", "", stderr)
-	weights := fs.String("weights", "", "checkpoint file or run folder (default: no network, a plain search)")
-	visits := fs.Int("visits", engine.DefaultVisits, "the engine's visits per move")
+	ef := addEngineFlags(fs, "the engine's visits per move")
 	movetime := fs.Duration("movetime", 0, "the engine's time per move, e.g. 2s (default: a visit budget)")
-	threads := fs.Int("threads", 1, "search threads")
 	colour := fs.String("colour", "white", "your side: white or black")
 	fs.StringVar(colour, "color", "white", "same as --colour")
 	variant := fs.String("variant", env.Alice.Name, "rule set: alice or alice-ep")
@@ -32,9 +27,8 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		fs.Usage()
-		return errUsage
+	if err := noArgs(fs); err != nil {
+		return err
 	}
 	var user env.Colour
 	switch strings.ToLower(*colour) {
@@ -52,7 +46,7 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if *movetime < 0 {
 		return fmt.Errorf("--movetime: must not be negative, got %v", *movetime)
 	}
-	e, err := engine.New(engine.Options{Weights: *weights, Visits: *visits, Threads: *threads, Variant: v})
+	e, err := ef.newEngine(v)
 	if err != nil {
 		return err
 	}
@@ -62,373 +56,5 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			return fmt.Errorf("--fen: %w", err)
 		}
 	}
-	// The boards are drawn from the user's side.
-	p := &playSession{e: e, out: stdout, user: user, ascii: *ascii, flipped: user == env.Black, lim: engine.Limits{MoveTime: *movetime}}
-	return p.run(ctx, stdin)
-}
-
-// playSession is a game in the terminal: the user against the engine.
-type playSession struct {
-	e       *engine.Engine
-	out     io.Writer
-	user    env.Colour
-	ascii   bool
-	flipped bool
-	lim     engine.Limits
-	// announced is set once the end of the game has been announced.
-	announced bool
-}
-
-func (p *playSession) printf(format string, args ...any) {
-	_, _ = fmt.Fprintf(p.out, format, args...) // a closed terminal ends the input too
-}
-
-const playHelp = `Commands:
-  a move        in SAN (e4, Nf3, exd5, O-O, e8=Q; a board suffix like d4/A is checked)
-                or UCI (e2e4, e7e8q)
-  undo          take back your last move (and the engine's reply)
-  hint          ask the engine for a move
-  flip          turn the boards round
-  board         show the boards again
-  moves         list your legal moves
-  fen           show the position as FEN ('|' marks board-B pieces)
-  save FILE     write the game as PGN
-  new           start a new game (same colours)
-  help          this list
-  quit          leave
-`
-
-func (p *playSession) run(ctx context.Context, stdin io.Reader) error {
-	done := make(chan struct{})
-	defer close(done)
-	lines := readLines(stdin, done)
-	p.printf("AliceZero: Alice Chess, two boards, every moved piece passes to the other board.\n")
-	p.printf("Engine: %s.\n", p.e.Network())
-	p.printf("You play %s. Type a move (e4, Nf3, e2e4) or help.\n\n", colourName(p.user))
-	p.printBoard()
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil
-		}
-		pos := p.e.Position()
-		st := pos.Status()
-		if st.IsOver() && !p.announced {
-			p.announce(pos, st)
-		}
-		if !st.IsOver() && pos.SideToMove() != p.user {
-			if err := p.engineMove(ctx); err != nil {
-				return err
-			}
-			continue
-		}
-		if st.IsOver() {
-			p.printf("> ")
-		} else {
-			p.printf("%s to move (move %d) > ", colourName(pos.SideToMove()), pos.FullmoveNumber())
-		}
-		var line string
-		var ok bool
-		select {
-		case line, ok = <-lines:
-		case <-ctx.Done():
-			p.printf("\n")
-			return nil
-		}
-		if !ok {
-			p.printf("\n")
-			return nil
-		}
-		if quit := p.command(ctx, strings.TrimSpace(line)); quit {
-			return nil
-		}
-	}
-}
-
-// command runs one line typed by the user and reports whether it was quit.
-func (p *playSession) command(ctx context.Context, line string) bool {
-	word, arg, _ := strings.Cut(line, " ")
-	arg = strings.TrimSpace(arg)
-	switch strings.ToLower(word) {
-	case "":
-		return false
-	case "quit", "exit", "q":
-		return true
-	case "help", "?":
-		p.printf("%s", playHelp)
-	case "new":
-		p.e.NewGame()
-		p.announced = false
-		p.printf("New game. You play %s.\n", colourName(p.user))
-		p.printBoard()
-	case "undo", "takeback":
-		p.undo()
-	case "hint":
-		p.hint(ctx)
-	case "flip":
-		p.flipped = !p.flipped
-		p.printBoard()
-	case "board", "show":
-		p.printBoard()
-	case "fen":
-		p.printf("%s\n", p.e.Position().FEN())
-	case "moves":
-		p.listMoves()
-	case "save":
-		p.save(arg)
-	default:
-		p.userMove(ctx, line)
-	}
-	return false
-}
-
-func (p *playSession) userMove(ctx context.Context, s string) {
-	pos := p.e.Position()
-	if st := pos.Status(); st.IsOver() {
-		p.printf("The game is over (%s). Type new, undo, save FILE or quit.\n", st)
-		return
-	}
-	m, err := pos.ParseMove(s)
-	if err != nil {
-		reason := err.Error()
-		var me *env.MoveError
-		if errors.As(err, &me) {
-			reason = me.Reason
-		}
-		reason = strings.TrimPrefix(reason, "illegal move: ")
-		if reason == "illegal move" {
-			reason = "not legal here"
-		}
-		p.printf("Illegal move %q: %s. Type moves for the legal moves, help for the commands.\n", s, reason)
-		return
-	}
-	san := moveNumber(pos) + pos.SANWithBoard(m)
-	if err := p.e.Play(m); err != nil {
-		p.printf("Illegal move %q: %v\n", s, err)
-		return
-	}
-	p.printf("You play %s\n", san)
-	if p.e.Status().IsOver() {
-		p.printBoard()
-	}
-}
-
-// moveNumber writes the move number before a move of pos: "12. " for
-// White, "12... " for Black.
-func moveNumber(pos *env.Position) string {
-	if pos.SideToMove() == env.White {
-		return fmt.Sprintf("%d. ", pos.FullmoveNumber())
-	}
-	return fmt.Sprintf("%d... ", pos.FullmoveNumber())
-}
-
-func (p *playSession) engineMove(ctx context.Context) error {
-	pos := p.e.Position()
-	p.printf("AliceZero is thinking...\n")
-	t0 := time.Now()
-	res, err := p.e.Go(ctx, p.lim, nil)
-	if res.BestMove == env.NoMove {
-		return fmt.Errorf("no move from the engine: %w", err)
-	}
-	if err != nil {
-		p.printf("(engine: %v)\n", oneLine(err.Error()))
-	}
-	san := moveNumber(pos) + pos.SANWithBoard(res.BestMove)
-	if err := p.e.Play(res.BestMove); err != nil {
-		return fmt.Errorf("engine move %v: %w", res.BestMove, err) // cannot happen: Go returns legal moves
-	}
-	p.printf("AliceZero plays %s   (%s, %d visits, %.1fs)\n\n", san, evalText(res), res.Nodes, time.Since(t0).Seconds())
-	p.printBoard()
-	return nil
-}
-
-// evalText describes a search's verdict from the engine's side.
-func evalText(res mcts.Result) string {
-	switch {
-	case res.MateIn > 0:
-		return fmt.Sprintf("AliceZero mates in %d", res.MateIn)
-	case res.MateIn < 0:
-		return fmt.Sprintf("AliceZero is mated in %d", -res.MateIn)
-	}
-	return fmt.Sprintf("eval %+.2f for AliceZero", float64(engine.Centipawns(res.RootValue))/100)
-}
-
-func (p *playSession) hint(ctx context.Context) {
-	pos := p.e.Position()
-	if pos.Status().IsOver() {
-		p.printf("The game is over.\n")
-		return
-	}
-	res, err := p.e.Go(ctx, p.lim, nil)
-	if res.BestMove == env.NoMove {
-		p.printf("No hint: %v\n", err)
-		return
-	}
-	p.printf("Hint: %s   (%s)\n", pos.SANWithBoard(res.BestMove), strings.ReplaceAll(evalText(res), "AliceZero", "you"))
-}
-
-// undo takes back the user's last move and the engine's reply to it (or
-// just the user's move when the game ended with it).
-func (p *playSession) undo() {
-	pos := p.e.Position()
-	n := 2
-	if pos.SideToMove() != p.user {
-		n = 1 // the user's move ended the game: no reply to take back
-	}
-	if pos.Ply() < n {
-		p.printf("Nothing to take back.\n")
-		return
-	}
-	for range n {
-		p.e.Undo()
-	}
-	p.announced = false
-	if n == 1 {
-		p.printf("Took back your move.\n")
-	} else {
-		p.printf("Took back your move and the engine's reply.\n")
-	}
-	p.printBoard()
-}
-
-func (p *playSession) listMoves() {
-	pos := p.e.Position()
-	var ml env.MoveList
-	pos.LegalMoves(&ml)
-	if ml.N == 0 {
-		p.printf("No legal moves.\n")
-		return
-	}
-	sans := make([]string, 0, ml.N)
-	for _, m := range ml.Slice() {
-		sans = append(sans, pos.SANWithBoard(m))
-	}
-	p.printf("%d legal moves: %s\n", ml.N, strings.Join(sans, " "))
-}
-
-func (p *playSession) save(path string) {
-	if path == "" {
-		p.printf("save: name a file, e.g. save game.pgn\n")
-		return
-	}
-	g := p.e.Game()
-	g.SetTag("Event", "AliceZero play")
-	g.SetTag("Date", time.Now().Format("2006.01.02"))
-	white, black := "You", "AliceZero"
-	if p.user == env.Black {
-		white, black = black, white
-	}
-	g.SetTag("White", white)
-	g.SetTag("Black", black)
-	var b strings.Builder
-	if err := env.WritePGN(&b, g); err != nil {
-		p.printf("save: %v\n", err)
-		return
-	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		p.printf("save: %v\n", err)
-		return
-	}
-	p.printf("Saved the game to %s.\n", path)
-}
-
-// announce tells the user how the game ended.
-func (p *playSession) announce(pos *env.Position, st env.Status) {
-	p.announced = true
-	res := pos.Outcome(st)
-	var msg string
-	switch st {
-	case env.Checkmate:
-		winner := pos.SideToMove().Other()
-		who := "AliceZero wins"
-		if winner == p.user {
-			who = "you win"
-		}
-		msg = fmt.Sprintf("Checkmate: %s wins (%s), %s.", colourName(winner), res, who)
-	case env.Stalemate:
-		msg = fmt.Sprintf("Stalemate: a draw (%s).", res)
-	case env.Threefold:
-		msg = fmt.Sprintf("Draw by threefold repetition (%s).", res)
-	case env.FiftyMove:
-		msg = fmt.Sprintf("Draw by the fifty-move rule (%s).", res)
-	case env.DeadPosition:
-		msg = fmt.Sprintf("Draw: only the two kings are left (%s).", res)
-	default:
-		msg = fmt.Sprintf("Game over: %s (%s).", st, res)
-	}
-	p.printf("*** %s ***\nType new for another game, undo to take back, save FILE to keep it, or quit.\n", msg)
-}
-
-func colourName(c env.Colour) string {
-	if c == env.White {
-		return "White"
-	}
-	return "Black"
-}
-
-// unicodePieces are the pieces' symbols by Piece (White's, then Black's).
-const unicodePieces = "♙♘♗♖♕♔♟♞♝♜♛♚"
-
-// printBoard draws both boards side by side, board A left, with the last
-// move's from-square and to-square in brackets.
-func (p *playSession) printBoard() {
-	pos := p.e.Position()
-	var b strings.Builder
-	// The last move: from its square on the board it left, to its square
-	// on the board it landed on.
-	hlFrom, hlTo := env.NoSquare, env.NoSquare
-	var fromB, toB env.Board
-	if m := pos.LastMove(); m != env.NoMove {
-		hlFrom, hlTo = m.From(), m.To()
-		_, toB = pos.PieceAt(m.To())
-		fromB = toB.Other()
-	}
-	files := []int{0, 1, 2, 3, 4, 5, 6, 7}
-	ranks := []int{7, 6, 5, 4, 3, 2, 1, 0}
-	if p.flipped {
-		files = []int{7, 6, 5, 4, 3, 2, 1, 0}
-		ranks = []int{0, 1, 2, 3, 4, 5, 6, 7}
-	}
-	fileLine := ""
-	for _, f := range files {
-		fileLine += " " + string(rune('a'+f)) + " "
-	}
-	// Board A has its rank numbers on the left, board B on the right.
-	b.WriteString("          Board A                      Board B\n")
-	b.WriteString("  " + fileLine + "     " + fileLine + "\n")
-	pieces := []rune(unicodePieces)
-	for _, r := range ranks {
-		fmt.Fprintf(&b, "%d ", r+1)
-		for board := env.BoardA; board <= env.BoardB; board++ {
-			for _, f := range files {
-				sq := env.SquareAt(f, r)
-				pc, on := pos.PieceAt(sq)
-				glyph := "·"
-				if p.ascii {
-					glyph = "."
-				}
-				if pc != env.NoPiece && on == board {
-					if p.ascii {
-						glyph = string(pc.Letter())
-					} else {
-						glyph = string(pieces[pc])
-					}
-				}
-				if (sq == hlFrom && board == fromB) || (sq == hlTo && board == toB) {
-					b.WriteString("[" + glyph + "]")
-				} else {
-					b.WriteString(" " + glyph + " ")
-				}
-			}
-			if board == env.BoardA {
-				b.WriteString("     ")
-			}
-		}
-		fmt.Fprintf(&b, " %d\n", r+1)
-	}
-	b.WriteString("  " + fileLine + "     " + fileLine + "\n")
-	if m := pos.LastMove(); m != env.NoMove {
-		fmt.Fprintf(&b, "Last move: %s (board %v to board %v).  ", m.UCI(), fromB, toB)
-	}
-	fmt.Fprintf(&b, "%s to move.\n", colourName(pos.SideToMove()))
-	p.printf("%s", b.String())
+	return console.Run(ctx, e, stdin, stdout, console.Options{User: user, ASCII: *ascii, Limits: clock.Limits{MoveTime: *movetime}})
 }

@@ -10,7 +10,9 @@ import (
 	"strings"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/internal/pychess"
+	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/train/engine"
 )
 
@@ -162,7 +164,7 @@ func (p *enginePool) Move(ctx context.Context, req pychess.MoveRequest) (pychess
 	if err := e.SetPosition(req.StartFEN, req.Moves); err != nil {
 		return pychess.MoveReply{}, err
 	}
-	res, err := goSafely(ctx, e, e.Position(), engine.Limits{MoveTime: req.Budget, Nodes: p.visits}, nil)
+	res, err := e.Go(ctx, clock.Limits{MoveTime: req.Budget, Nodes: int64(p.visits)}, mcts.Progress{})
 	switch {
 	case res.BestMove == env.NoMove:
 		return pychess.MoveReply{}, errors.Join(errors.New("the engine found no move"), err)

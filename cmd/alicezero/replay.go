@@ -8,10 +8,12 @@ import (
 	"os"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/lines"
 )
 
-// runReplay plays through every game of a PGN file (or of bare movetext)
-// and prints each game's final position and status. A game with an
+// runReplay plays through every game of a PGN file (or of bare movetext,
+// in SAN or long algebraic) and prints each game's final position and
+// status. A game with an
 // unreadable or illegal move is reported on stderr, naming the game, the
 // ply and the move; the other games are still replayed, and the command
 // then exits with status 1.
@@ -22,14 +24,15 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return err
 	}
 	if fs.NArg() > 1 {
-		fs.Usage()
-		return errUsage
+		return usageError(fs, "unexpected argument %q: replay reads one file (or standard input)", fs.Arg(1))
 	}
 	v, err := env.VariantByName(*variant)
 	if err != nil {
 		return err
 	}
-	in, where := stdin, func(err error) error { return err }
+	// Standard input may be a terminal: Ctrl-C must stop a read waiting
+	// on it, and the first Ctrl-D end it.
+	in, where := lines.Interruptible(ctx, stdin), func(err error) error { return err }
 	if fs.NArg() == 1 && fs.Arg(0) != "-" {
 		f, err := os.Open(fs.Arg(0))
 		if err != nil {
@@ -49,6 +52,9 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		g, err := pr.Next()
 		if err == io.EOF {
 			break
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
 		}
 		if err != nil {
 			var pe *env.PGNError

@@ -9,6 +9,7 @@ import (
 
 	"github.com/alicezero/alicezero/configs"
 	"github.com/alicezero/alicezero/train"
+	"github.com/alicezero/alicezero/train/runs"
 )
 
 func runSelfPlay(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -25,9 +26,11 @@ func runSelfPlay(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *out == "" || fs.NArg() > 0 {
-		fs.Usage()
-		return errUsage
+	if err := noArgs(fs); err != nil {
+		return err
+	}
+	if *out == "" {
+		return usageError(fs, "missing --out, the folder to write shards to")
 	}
 	if *follow && *weights == "" {
 		return errors.New("--follow needs --weights naming a run folder")
@@ -52,7 +55,7 @@ func runLearn(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	config := fs.String("config", configs.Default, "built-in configuration ("+strings.Join(configs.Names(), ", ")+") or a YAML file, for a new run")
 	data := fs.String("data", "", "folder the self-play processes write shards to (required)")
 	name := fs.String("run", "", "name of the run's folder (default: CONFIG-DATE-TIME)")
-	runsDir := fs.String("runs-dir", "checkpoints", "folder that holds the runs")
+	runsDir := fs.String("runs-dir", runs.DefaultRunsDir, "folder that holds the runs")
 	resume := fs.String("resume", "", "continue the run `NAME`")
 	once := fs.Bool("once", false, "train on the shards present, then stop (default: keep waiting for more)")
 	poll := fs.Duration("poll", 5*time.Second, "how often to look for new shards")
@@ -61,19 +64,23 @@ func runLearn(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *data == "" || fs.NArg() > 0 {
-		fs.Usage()
-		return errUsage
+	if err := noArgs(fs); err != nil {
+		return err
+	}
+	if *data == "" {
+		return usageError(fs, "missing --data, the folder the self-play processes write shards to")
 	}
 	o := train.LearnOptions{RunsDir: *runsDir, Name: *name, DataDir: *data, Once: *once, Poll: *poll, Out: stdout}
 	if !*quiet {
 		o.Progress = stderr
 	}
+	runName, err := checkRun(*runsDir, *name, *resume)
+	if err != nil {
+		return err
+	}
+	o.Name = runName
 	if *resume != "" {
-		if *name != "" && *name != *resume {
-			return errors.New("--run and --resume name different runs")
-		}
-		o.Name, o.Resume = *resume, true
+		o.Resume = true
 	} else {
 		cfg, err := loadConfig(*config)
 		if err != nil {

@@ -241,11 +241,12 @@ func TestUCIQuickMate(t *testing.T) {
 	if !containsLine(before, "info depth") || !strings.Contains(strings.Join(before, "\n"), "score mate 1") {
 		t.Errorf("no score mate 1 in:\n%s", strings.Join(before, "\n"))
 	}
-	// After the mate there is no legal move.
+	// After the mate there is no legal move: Stockfish's answer, with no
+	// error text.
 	s.send("position startpos moves e2e4 d7d5 f1e2 d5e4 e2b5", "go nodes 10")
-	best, _ = s.expectPrefix("bestmove")
-	if best != "bestmove 0000" {
-		t.Fatalf("after mate: %q", best)
+	best, before = s.expectPrefix("bestmove")
+	if best != "bestmove (none)" || len(before) != 1 || before[0] != "info depth 0 score mate 0" {
+		t.Fatalf("after mate: %q after %q", best, before)
 	}
 	s.send("quit")
 	if code := s.exit(); code != 0 {

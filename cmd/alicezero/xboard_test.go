@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/board16"
+	"github.com/alicezero/alicezero/internal/xboard"
 )
 
 const xbStartFEN16 = "rnbqkbnr8/pppppppp8/16/16/16/16/PPPPPPPP8/RNBQKBNR8 w KQkq - 0 1"
@@ -25,7 +27,7 @@ func xbEngineMove(t *testing.T, s *protoSession, p *env.Position) string {
 		l, _ = s.expectPrefix("move ")
 		mv += strings.TrimPrefix(l, "move ")
 	}
-	m, err := parseXBMove(p, mv)
+	m, err := board16.ParseMove(p, mv)
 	if err != nil {
 		t.Fatalf("engine move %q: %v", mv, err)
 	}
@@ -51,7 +53,7 @@ func TestXboardSession(t *testing.T) {
 		}
 	}
 	s.send("accepted setboard", "new", "variant alice")
-	if l, _ := s.expectPrefix("setup "); l != "setup "+xbPieces+" 16x8+0_fairy "+xbStartFEN16 {
+	if l, _ := s.expectPrefix("setup "); l != "setup "+xboard.Pieces+" 16x8+0_fairy "+xbStartFEN16 {
 		t.Fatalf("setup line %q", l)
 	}
 	s.send("level 0 0:30 0", "post", "hard", "force", "usermove e2m4")
@@ -192,66 +194,5 @@ func TestXboardRoyalKing(t *testing.T) {
 	s.send("quit")
 	if code := s.exit(); code != 0 {
 		t.Fatalf("exit %d", code)
-	}
-}
-
-func TestXboardConversions(t *testing.T) {
-	positions := []string{
-		env.StartFEN,
-		"rnbqkbnr/pppppppp/8/8/4|P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
-		"8/2p2p2/4|p3/3pP|k2/8/2|P1|P2p/4K1|p1/r3N3 b - - 1 59",
-		"r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
-		"4k3/1P6/8/8/8/8/6|p1/4K3 w - - 0 1",
-	}
-	for _, fen := range positions {
-		p := testPosition(t, env.Alice, fen)
-		f16 := fen16(p)
-		back, err := parseFEN16(f16)
-		if err != nil || back != fen {
-			t.Fatalf("FEN %s → %s → %s (%v)", fen, f16, back, err)
-		}
-		if same, err := parseFEN16(fen); err != nil || same != fen {
-			t.Fatalf("the project's FEN %s read as %s (%v)", fen, same, err)
-		}
-		var ml env.MoveList
-		p.LegalMoves(&ml)
-		for _, m := range ml.Slice() {
-			legs := xbMoveLegs(p, m)
-			got, err := parseXBMove(p, strings.Join(legs, ""))
-			if err != nil || got != m {
-				t.Fatalf("%s: %v as %v reads back as %v (%v)", fen, m, legs, got, err)
-			}
-			got, err = parseXBMove(p, xbMove(p, m))
-			if err != nil || got != m {
-				t.Fatalf("%s: %v as %s reads back as %v (%v)", fen, m, xbMove(p, m), got, err)
-			}
-			if len(legs) == 2 != xbTwoLegs(p, m) {
-				t.Fatalf("%s: %v in %d legs", fen, m, len(legs))
-			}
-		}
-	}
-	if got := fen16(testPosition(t, env.Alice, "")); got != xbStartFEN16 {
-		t.Fatalf("start position as %s", got)
-	}
-	for _, bad := range []string{"", "x", "16/16", "rnbqkbnr8/pppppppp8/16/16/16/16/PPPPPPPP8/RNBQKBNR9 w - - 0 1",
-		"P7P7/16/16/16/16/16/16/16 w - - 0 1", "rnbqkbnr99/8/8/8/8/8/8/8 w - - 0 1", "zz/16/16/16/16/16/16/16 w - - 0 1"} {
-		if f, err := parseFEN16(bad); err == nil {
-			t.Errorf("parseFEN16(%q) = %q", bad, f)
-		}
-	}
-	p := testPosition(t, env.Alice, "")
-	// Castling shows as the king's move to its landing square on B.
-	pc := testPosition(t, env.Alice, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1")
-	m, err := pc.ParseUCI("e1g1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if legs := xbMoveLegs(pc, m); len(legs) != 1 || legs[0] != "e1o1" {
-		t.Fatalf("castling as %v", legs)
-	}
-	for _, bad := range []string{"e2e4", "m2m4", "e2m4,m4e4", "e2m4x", "e9m4", "q2a4", "e2", "e2m4,a1a2,a2a3"} {
-		if m, err := parseXBMove(p, bad); err == nil {
-			t.Errorf("parseXBMove(%q) = %v", bad, m)
-		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/alicezero/alicezero/internal/fileutil"
 	"github.com/alicezero/alicezero/model"
 )
 
@@ -43,50 +44,16 @@ func Export(w *model.Weights, meta Metadata) (*Model, error) {
 }
 
 // WriteDir writes model.onnx and model.json into dir (created if missing),
-// each atomically: to a temporary file in dir, synced, then renamed.
+// each atomically (internal/fileutil).
 func (m *Model) WriteDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("onnx: output folder: %w", err)
 	}
-	if err := writeAtomic(filepath.Join(dir, ONNXFile), m.ONNX); err != nil {
-		return err
+	if err := fileutil.WriteAtomic(filepath.Join(dir, ONNXFile), m.ONNX); err != nil {
+		return fmt.Errorf("onnx: %w", err)
 	}
-	return writeAtomic(filepath.Join(dir, JSONFile), m.JSON)
-}
-
-// writeAtomic replaces path with data so that a crash leaves the old file
-// or the new one, never a partial one.
-func writeAtomic(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("onnx: write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return fmt.Errorf("onnx: write %s: %w", path, err)
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return fmt.Errorf("onnx: write %s: %w", path, err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("onnx: write %s: fsync: %w", path, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("onnx: write %s: %w", path, err)
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("onnx: write %s: %w", path, err)
-	}
-	if d, derr := os.Open(dir); derr == nil {
-		d.Sync()
-		d.Close()
+	if err := fileutil.WriteAtomic(filepath.Join(dir, JSONFile), m.JSON); err != nil {
+		return fmt.Errorf("onnx: %w", err)
 	}
 	return nil
 }

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/env"
-	"github.com/alicezero/alicezero/train/player"
+	"github.com/alicezero/alicezero/internal/clock"
 )
 
 // fakeSpec is the player spec of the scripted engine in the given mode.
@@ -288,13 +288,13 @@ func TestUCIEnginePlays(t *testing.T) {
 func TestUCIEngineFailuresLoseGamesOnly(t *testing.T) {
 	tests := []struct {
 		mode string
-		tc   TimeControl
+		tc   clock.Limits
 		want Termination
 	}{
-		{"illegal", TimeControl{}, TermIllegal},
-		{"crash", TimeControl{}, TermFailure},
-		{"slow", TimeControl{MoveTime: 50 * time.Millisecond}, TermTime},
-		{"slow", TimeControl{Base: 200 * time.Millisecond, Inc: 10 * time.Millisecond}, TermTime},
+		{"illegal", clock.Limits{}, TermIllegal},
+		{"crash", clock.Limits{}, TermFailure},
+		{"slow", clock.Limits{MoveTime: 50 * time.Millisecond}, TermTime},
+		{"slow", ClockControl(200*time.Millisecond, 10*time.Millisecond), TermTime},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
@@ -368,13 +368,13 @@ func TestPositionAndGoCommands(t *testing.T) {
 		t.Errorf("fen: %q", got)
 	}
 	gos := []struct {
-		l    player.Limits
+		l    clock.Limits
 		want string
 	}{
-		{player.Limits{Nodes: 800}, "go nodes 800"},
-		{player.Limits{MoveTime: 250 * time.Millisecond}, "go movetime 250"},
-		{player.Limits{WTime: 10 * time.Second, BTime: 9 * time.Second, WInc: 100 * time.Millisecond, BInc: 100 * time.Millisecond}, "go wtime 10000 btime 9000 winc 100 binc 100"},
-		{player.Limits{}, "go movetime 1000"},
+		{clock.Limits{Nodes: 800}, "go nodes 800"},
+		{clock.Limits{MoveTime: 250 * time.Millisecond}, "go movetime 250"},
+		{clock.Limits{WTime: 10 * time.Second, BTime: 9 * time.Second, WInc: 100 * time.Millisecond, BInc: 100 * time.Millisecond}, "go wtime 10000 btime 9000 winc 100 binc 100"},
+		{clock.Limits{}, "go movetime 1000"},
 	}
 	for _, g := range gos {
 		if got := goCommand(g.l); got != g.want {

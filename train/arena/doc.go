@@ -1,6 +1,6 @@
 // Package arena plays matches and tournaments between players: fixed
 // reference players (package reference), external UCI engines and, once
-// the command layer registers them, network checkpoints. It schedules game
+// registered (engine.Register in train/engine), network checkpoints. It schedules game
 // pairs (each opening played with both colours), runs games in parallel
 // with one player instance per concurrent game, enforces time controls
 // and the ply cap, and reports W/D/L, Elo differences with 95% intervals,
@@ -8,8 +8,9 @@
 // optional SPRT; games are saved as PGN.
 //
 // The packages split as follows so that nothing imports in a circle:
-// package player holds the Player interface, Limits, specs and the
-// Registry; package reference the reference players; this package the UCI
+// package player holds the Player interface, specs and the Registry
+// (moves are played under clock.Limits, which is also a match's time
+// control); package reference the reference players; this package the UCI
 // engine player, openings, statistics and the tournament, and NewRegistry,
 // which registers the built-in kinds (random, ab, uci).
 //

@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/alicezero/alicezero/env"
-	"github.com/alicezero/alicezero/train/player"
+	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/train/reference"
 )
 
@@ -88,7 +88,7 @@ func BuiltinOpenings(n int, v env.Variant) ([]Opening, error) {
 		if len(moves) < plies || pos.Status().IsOver() || seen[pos.Hash()] {
 			continue
 		}
-		r, err := ab.Search(context.Background(), pos, player.Limits{})
+		r, err := ab.Search(context.Background(), pos, clock.Limits{})
 		if err != nil {
 			return nil, err
 		}

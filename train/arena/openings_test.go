@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/alicezero/alicezero/env"
-	"github.com/alicezero/alicezero/train/player"
+	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/train/reference"
 )
 
@@ -43,7 +43,7 @@ func TestBuiltinOpenings(t *testing.T) {
 			t.Errorf("%s repeats a position", o.Name)
 		}
 		seen[pos.Hash()] = true
-		r, err := ab.Search(context.Background(), pos, player.Limits{})
+		r, err := ab.Search(context.Background(), pos, clock.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -99,7 +99,13 @@ func elo(x float64) string {
 	case math.IsInf(x, -1):
 		return "-inf"
 	}
-	return fmt.Sprintf("%+.1f", x)
+	// Round first so that a value just below zero (or -0 itself) is
+	// written +0.0, not -0.0.
+	r := math.Round(x*10) / 10
+	if r == 0 {
+		r = 0
+	}
+	return fmt.Sprintf("%+.1f", r)
 }
 
 func interval(lo, hi float64) string {

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // Z95 is the two-sided 95% quantile of the normal distribution.
@@ -297,71 +299,34 @@ func FitRatings(players int, pairs []PairScore, anchor int) (RatingFit, error) {
 		}
 	}
 	m := len(idx)
-	info := make([][]float64, m)
+	if m == 0 {
+		return fit, nil
+	}
+	info := mat.NewSymDense(m, nil)
 	for a, i := range idx {
-		info[a] = make([]float64, m)
 		for j := range players {
 			if !linked[j] || games[i][j] == 0 {
 				continue
 			}
 			p := gamma[i] / (gamma[i] + gamma[j])
 			w := games[i][j] * p * (1 - p)
-			info[a][a] += w
+			info.SetSym(a, a, info.At(a, a)+w)
 			for b, k := range idx {
-				if k == j {
-					info[a][b] -= w
+				if k == j && b > a {
+					info.SetSym(a, b, info.At(a, b)-w)
 				}
 			}
 		}
 	}
-	cov, ok := invert(info)
-	if ok {
+	// The information matrix is positive definite when every player is
+	// linked to the anchor; Cholesky fails (and the errors stay unknown)
+	// otherwise.
+	var chol mat.Cholesky
+	var cov mat.SymDense
+	if chol.Factorize(info) && chol.InverseTo(&cov) == nil {
 		for a, i := range idx {
-			fit.StdErr[i] = math.Sqrt(cov[a][a]) * 400 / math.Ln10
+			fit.StdErr[i] = math.Sqrt(cov.At(a, a)) * 400 / math.Ln10
 		}
 	}
 	return fit, nil
-}
-
-// invert returns the inverse of a symmetric positive-definite matrix by
-// Gauss–Jordan elimination with partial pivoting; ok is false when it is
-// singular.
-func invert(a [][]float64) ([][]float64, bool) {
-	n := len(a)
-	m := make([][]float64, n)
-	inv := make([][]float64, n)
-	for i := range a {
-		m[i] = append([]float64(nil), a[i]...)
-		inv[i] = make([]float64, n)
-		inv[i][i] = 1
-	}
-	for c := 0; c < n; c++ {
-		p := c
-		for r := c + 1; r < n; r++ {
-			if math.Abs(m[r][c]) > math.Abs(m[p][c]) {
-				p = r
-			}
-		}
-		if math.Abs(m[p][c]) < 1e-12 {
-			return nil, false
-		}
-		m[c], m[p] = m[p], m[c]
-		inv[c], inv[p] = inv[p], inv[c]
-		d := m[c][c]
-		for k := 0; k < n; k++ {
-			m[c][k] /= d
-			inv[c][k] /= d
-		}
-		for r := 0; r < n; r++ {
-			if r == c || m[r][c] == 0 {
-				continue
-			}
-			f := m[r][c]
-			for k := 0; k < n; k++ {
-				m[r][k] -= f * m[c][k]
-				inv[r][k] -= f * inv[c][k]
-			}
-		}
-	}
-	return inv, true
 }

@@ -234,3 +234,18 @@ func TestFitRatingsRecoversSimulatedStrengths(t *testing.T) {
 		}
 	}
 }
+
+func TestEloText(t *testing.T) {
+	for _, tt := range []struct {
+		x    float64
+		want string
+	}{
+		{0, "+0.0"}, {math.Copysign(0, -1), "+0.0"}, {-0.04, "+0.0"}, {0.04, "+0.0"},
+		{-0.05, "-0.1"}, {12.34, "+12.3"}, {-7.25, "-7.3"},
+		{math.Inf(1), "+inf"}, {math.Inf(-1), "-inf"}, {math.NaN(), "-"},
+	} {
+		if got := elo(tt.x); got != tt.want {
+			t.Errorf("elo(%v) = %q, want %q", tt.x, got, tt.want)
+		}
+	}
+}

@@ -5,15 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/sourcegraph/conc/pool"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
+	"github.com/alicezero/alicezero/internal/progress"
+	"github.com/alicezero/alicezero/internal/seed"
 	"github.com/alicezero/alicezero/train/player"
 )
 
@@ -45,16 +48,11 @@ func ParseFormat(s string) (Format, error) {
 	return 0, fmt.Errorf("format %q: want gauntlet or roundrobin", s)
 }
 
-// TimeControl is how long players may think. Per-move limits (Nodes,
-// MoveTime) and a per-game clock (Base+Inc) may be combined; the zero value
-// sets no limit (reference players then search to their depth, UCI engines
-// get DefaultEngineMoveTime).
-type TimeControl struct {
-	Nodes    int64
-	MoveTime time.Duration
-	// Base > 0 gives each player a clock of Base plus Inc per move; a
-	// player whose clock runs out loses on time.
-	Base, Inc time.Duration
+
+// ClockControl returns the time control of a per-game clock of base plus
+// inc per move for both players.
+func ClockControl(base, inc time.Duration) clock.Limits {
+	return clock.Limits{WTime: base, BTime: base, WInc: inc, BInc: inc}
 }
 
 // ParseClock reads a per-game time control "BASE+INC" or "BASE", each a Go
@@ -133,7 +131,14 @@ type Config struct {
 	// Concurrency is the number of games played at once (≤ 0: 1). Each
 	// concurrent game has its own player instances.
 	Concurrency int
-	TimeControl TimeControl
+	// TimeControl is how long players may think. Per-move limits (Nodes,
+	// MoveTime) and a per-game clock may be combined: WTime and BTime are
+	// then the clocks at the start of a game (equal), WInc and BInc the
+	// increments, and a player whose clock runs out loses on time.
+	// Overhead is passed to the players as it is. The zero value sets no
+	// limit (reference players then search to their depth, UCI engines get
+	// DefaultEngineMoveTime).
+	TimeControl clock.Limits
 	// PlyCap ends a game still going after this many plies (counted from
 	// the opening's set-up position) as a draw recorded as adjudication;
 	// 0 means no cap.
@@ -159,7 +164,8 @@ type Config struct {
 	Anchor string
 	// Event and Site fill the PGN tags; "" gives "AliceZero arena" and "?".
 	Event, Site string
-	// Progress receives a progress bar; nil shows none.
+	// Progress receives the progress (package internal/progress: a bar on
+	// a terminal, plain lines elsewhere); nil shows none.
 	Progress io.Writer
 	// Log receives failures (illegal moves, crashes) and engines' stderr;
 	// nil discards them.
@@ -252,7 +258,7 @@ type runner struct {
 
 	mu      sync.Mutex
 	records []*GameRecord
-	bar     *progressbar.ProgressBar
+	bar     *progress.Bar
 	sprtWDL [3]int
 	sprt    *SPRTResult
 	stop    context.CancelFunc
@@ -298,11 +304,8 @@ func newRunner(cfg Config) (*runner, error) {
 	if cfg.PlyCap < 0 {
 		return nil, fmt.Errorf("ply cap must be ≥ 0, got %d", cfg.PlyCap)
 	}
-	if tc := cfg.TimeControl; tc.Nodes < 0 || tc.MoveTime < 0 || tc.Base < 0 || tc.Inc < 0 {
-		return nil, errors.New("time control limits must be ≥ 0")
-	}
-	if cfg.TimeControl.Base == 0 && cfg.TimeControl.Inc > 0 {
-		return nil, errors.New("a clock increment needs a base time")
+	if err := checkTimeControl(cfg.TimeControl); err != nil {
+		return nil, err
 	}
 	if cfg.SPRT != nil {
 		if len(cfg.Players) != 2 {
@@ -316,7 +319,10 @@ func newRunner(cfg Config) (*runner, error) {
 		// Engines' stderr and the runner's reports arrive concurrently.
 		cfg.Log = &lockedWriter{w: cfg.Log}
 	}
-	r := &runner{cfg: cfg, setup: player.Setup{Variant: cfg.Variant, Log: cfg.Log, StartTimeout: cfg.StartTimeout}}
+	// Games at once share the cores: one player of each game thinks at a
+	// time.
+	cores := max(1, runtime.GOMAXPROCS(0)/cfg.Concurrency)
+	r := &runner{cfg: cfg, setup: player.Setup{Variant: cfg.Variant, Log: cfg.Log, StartTimeout: cfg.StartTimeout, Cores: cores}}
 	seen := map[string]bool{}
 	for _, text := range cfg.Players {
 		s, err := cfg.Registry.Check(text)
@@ -365,6 +371,25 @@ func newRunner(cfg Config) (*runner, error) {
 	return r, nil
 }
 
+// checkTimeControl refuses what a match cannot play: negative limits,
+// unequal clocks, an increment without a clock, a repeating time control,
+// an infinite search.
+func checkTimeControl(tc clock.Limits) error {
+	switch {
+	case tc.Validate() != nil:
+		return errors.New("time control limits must be ≥ 0")
+	case tc.WTime != tc.BTime || tc.WInc != tc.BInc:
+		return errors.New("time control: both players get the same clock and increment")
+	case tc.WTime == 0 && tc.WInc > 0:
+		return errors.New("a clock increment needs a base time")
+	case tc.MovesToGo != 0:
+		return errors.New("time control: moves to go are not supported in matches (the clock is for the whole game)")
+	case tc.Infinite:
+		return errors.New("time control: a match cannot search without limits")
+	}
+	return nil
+}
+
 func (r *runner) schedule() []task {
 	var tasks []task
 	for k := 0; k < r.cfg.Games/2; k++ {
@@ -405,16 +430,7 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 		slots <- &slot{players: make([]player.Player, len(r.specs))}
 	}
 
-	if r.cfg.Progress != nil {
-		r.bar = progressbar.NewOptions(len(tasks),
-			progressbar.OptionSetWriter(r.cfg.Progress),
-			progressbar.OptionSetDescription("games"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetWidth(30),
-			progressbar.OptionThrottle(250*time.Millisecond),
-			progressbar.OptionSetPredictTime(true),
-		)
-	}
+	r.bar = progress.New(r.cfg.Progress, len(tasks), "arena", "games")
 
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -436,10 +452,7 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 		})
 	}
 	p.Wait()
-	if r.bar != nil {
-		_ = r.bar.Exit()
-		fmt.Fprintln(r.cfg.Progress)
-	}
+	r.bar.Finish()
 
 	res := r.result(len(tasks))
 	if err := ctx.Err(); err != nil {
@@ -498,15 +511,8 @@ func (l *lockedWriter) Write(b []byte) (int, error) {
 }
 
 // gameSeed derives a player's seed for one game from the match seed.
-func gameSeed(seed uint64, game, colour int) uint64 {
-	return splitmix(seed ^ splitmix(uint64(game)<<1|uint64(colour)))
-}
-
-func splitmix(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	return x ^ x>>31
+func gameSeed(matchSeed uint64, game, colour int) uint64 {
+	return seed.Derive(matchSeed, "game", uint64(game), uint64(colour))
 }
 
 // play plays one game; ok is false when the match was stopped during it.
@@ -555,20 +561,21 @@ func (r *runner) play(ctx context.Context, s *slot, t task) (rec GameRecord, ok 
 	}
 
 	tc := cfg.TimeControl
-	clocks := [2]time.Duration{tc.Base, tc.Base}
+	clocked := tc.WTime > 0
+	clocks := [2]time.Duration{tc.WTime, tc.BTime} // by env.Colour
 	var ml env.MoveList
 	for {
 		if st := pos.StatusWithCap(cfg.PlyCap); st.IsOver() {
 			return finish(pos.Outcome(st), terminationOf(st), "")
 		}
 		c := pos.SideToMove()
-		limits := player.Limits{Nodes: tc.Nodes, MoveTime: tc.MoveTime}
+		limits := clock.Limits{Nodes: tc.Nodes, MoveTime: tc.MoveTime, Overhead: tc.Overhead}
 		// hard is the longest the move may take before it loses on time.
 		var hard time.Duration
 		switch {
-		case tc.Base > 0:
+		case clocked:
 			limits.WTime, limits.BTime = clocks[env.White], clocks[env.Black]
-			limits.WInc, limits.BInc = tc.Inc, tc.Inc
+			limits.WInc, limits.BInc = tc.WInc, tc.BInc
 			hard = clocks[c] + cfg.TimeMargin
 			if tc.MoveTime > 0 {
 				hard = min(hard, tc.MoveTime+cfg.TimeMargin)
@@ -613,8 +620,9 @@ func (r *runner) play(ctx context.Context, s *slot, t task) (rec GameRecord, ok 
 			err := &player.IllegalMoveError{Player: name, Move: m.UCI(), Err: fmt.Errorf("not legal in %s", pos.FEN())}
 			return finish(loses(c), TermIllegal, err.Error())
 		}
-		if tc.Base > 0 {
-			clocks[c] += tc.Inc - elapsed
+		if clocked {
+			_, inc := tc.Clock(c)
+			clocks[c] += inc - elapsed
 		}
 		pos.MakeMove(m)
 		moves = append(moves, m)
@@ -643,8 +651,8 @@ func (r *runner) pgnGame(rec GameRecord, moves []env.Move, date time.Time) *env.
 	g.SetTag("Black", cfg.Players[rec.Black])
 	g.SetTag("Termination", string(rec.Termination))
 	g.SetTag("PlyCount", strconv.Itoa(len(moves)))
-	if tc := cfg.TimeControl; tc.Base > 0 {
-		g.SetTag("TimeControl", fmt.Sprintf("%g+%g", tc.Base.Seconds(), tc.Inc.Seconds()))
+	if tc := cfg.TimeControl; tc.WTime > 0 {
+		g.SetTag("TimeControl", fmt.Sprintf("%g+%g", tc.WTime.Seconds(), tc.WInc.Seconds()))
 	}
 	g.SetTag("Opening", rec.Opening.Name)
 	return g
@@ -655,9 +663,7 @@ func (r *runner) record(rec GameRecord) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.records[rec.Number-1] = &rec
-	if r.bar != nil {
-		_ = r.bar.Add(1)
-	}
+	r.bar.Add(1)
 	if r.sprt != nil {
 		switch score := pointsOf(rec, 0); score {
 		case 1:

@@ -14,6 +14,7 @@ import (
 	"github.com/sourcegraph/conc"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/train/player"
 )
 
@@ -163,7 +164,7 @@ func (e *UCIEngine) NewGame(ctx context.Context) error {
 // bestmove once checked against the rules. When ctx ends first the engine
 // is told to stop and the error wraps ctx.Err(); the engine should then be
 // closed, as its late bestmove would confuse the next search.
-func (e *UCIEngine) Move(ctx context.Context, pos *env.Position, limits player.Limits) (env.Move, error) {
+func (e *UCIEngine) Move(ctx context.Context, pos *env.Position, limits clock.Limits) (env.Move, error) {
 	if err := e.send(positionCommand(pos)); err != nil {
 		return env.NoMove, err
 	}
@@ -315,10 +316,10 @@ func positionCommand(pos *env.Position) string {
 }
 
 // goCommand writes the UCI go command for the limits.
-func goCommand(l player.Limits) string {
+func goCommand(l clock.Limits) string {
 	ms := func(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10) }
 	parts := []string{"go"}
-	if l.HasClock() {
+	if l.WTime > 0 || l.BTime > 0 {
 		parts = append(parts, "wtime", ms(l.WTime), "btime", ms(l.BTime), "winc", ms(l.WInc), "binc", ms(l.BInc))
 		if l.MovesToGo > 0 {
 			parts = append(parts, "movestogo", strconv.Itoa(l.MovesToGo))

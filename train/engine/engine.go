@@ -1,23 +1,3 @@
-// Package engine is the game-playing session behind AliceZero's protocols
-// (UCI, XBoard, the terminal game): the network or, without one, a plain
-// search, the searcher and its tree, the game being played (a position with
-// its history, so that repetitions count and the tree is reused from move
-// to move) and the time management that turns clock readings into a
-// search budget.
-//
-// Typical use:
-//
-//	e, err := engine.New(engine.Options{Weights: "checkpoints/run1"})
-//	defer e.Close()
-//	err = e.SetPosition("", []string{"e2e4", "d7d5"}) // "" = start position
-//	res, err := e.Go(ctx, engine.Limits{WTime: time.Minute, BTime: time.Minute}, nil)
-//	fmt.Println(res.BestMove)
-//
-// Settings take effect lazily: SetOptions records them, Ready (called by
-// Go when needed) loads the network and builds the searcher. An Engine is
-// not safe for concurrent use: a protocol runs Go on one goroutine and
-// leaves the engine alone until it returns, stopping it through the
-// context.
 package engine
 
 import (
@@ -26,12 +6,15 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"strings"
 	"time"
 
+	"github.com/sourcegraph/conc/panics"
+
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/model"
-	"github.com/alicezero/alicezero/train"
 )
 
 // Defaults and bounds of the options.
@@ -39,6 +22,8 @@ const (
 	// DefaultVisits is the search budget per move when Go is given no
 	// limit.
 	DefaultVisits = 800
+	// MaxVisits bounds Options.Visits.
+	MaxVisits = 1 << 30
 	// DefaultHashMB is the default size of the evaluation cache.
 	DefaultHashMB = 64
 	// MaxHashMB bounds the evaluation cache.
@@ -60,14 +45,18 @@ const (
 // (the game is over by checkmate or stalemate).
 var ErrNoLegalMove = errors.New("no legal move")
 
-// Options configure an Engine. The zero value is a plain search of
-// DefaultVisits visits a move on one thread in the default rules.
+// Options configure an Engine. The zero value is the default network (see
+// LoadNetwork) searching DefaultVisits visits a move on one thread in the
+// default rules: the one set of defaults of every way to play, from the
+// terminal game to the arena's ckpt players.
 type Options struct {
-	// Weights is a checkpoint file or a training run's folder (its newest
-	// checkpoint). Empty: no network; the search then evaluates positions
-	// by material (mcts.MaterialEvaluator), so that the engine plays at
-	// once, if weakly.
+	// Weights names the network as LoadNetwork reads it: "" for the
+	// default, NoWeights for the plain search, a checkpoint file or a
+	// training run's folder (its newest checkpoint).
 	Weights string
+	// Network, if set, is used instead of Weights: weights the caller
+	// holds in memory (see InMemory).
+	Network *Network
 	// Variant is the rule set; the zero value means env.Alice.
 	Variant env.Variant
 	// Threads is the number of search workers (mcts Config.Workers); 0
@@ -78,6 +67,12 @@ type Options struct {
 	// Visits is the search budget per move when Go is given no limit; 0
 	// means DefaultVisits.
 	Visits int
+	// Gumbel selects Gumbel root search for searches with a node budget
+	// (sound at a few dozen visits); time-limited searches use PUCT.
+	// GumbelK is how many root moves it considers (0: the search's
+	// default).
+	Gumbel  bool
+	GumbelK int
 	// EvalWorkers is the number of cores the network may use for one
 	// batch; 0 means all (GOMAXPROCS).
 	EvalWorkers int
@@ -122,8 +117,8 @@ func (o Options) validate() error {
 		return fmt.Errorf("engine: threads must lie in 1..%d, got %d", MaxThreads, o.Threads)
 	case o.HashMB < 1 || o.HashMB > MaxHashMB:
 		return fmt.Errorf("engine: hash must lie in 1..%d MB, got %d", MaxHashMB, o.HashMB)
-	case o.Visits < 1:
-		return fmt.Errorf("engine: visits must be at least 1, got %d", o.Visits)
+	case o.Visits < 1 || o.Visits > MaxVisits:
+		return fmt.Errorf("engine: visits must lie in 1..%d, got %d", MaxVisits, o.Visits)
 	case o.EvalWorkers < 1 || o.EvalWorkers > 256:
 		return fmt.Errorf("engine: evaluation workers must lie in 1..256, got %d", o.EvalWorkers)
 	case o.MoveOverhead < 0:
@@ -141,13 +136,12 @@ type Engine struct {
 	startFEN string
 	pos      *env.Position
 
-	// The evaluator, built by Ready from loadedWeights (which equals
-	// opts.Weights once loaded); fast is set when it is a network.
-	eval          mcts.Evaluator
-	fast          *model.FastEvaluator
-	loadedWeights string
-	netInfo       string
-	haveEval      bool
+	// The network and its evaluator; loaded is false when a change of
+	// Weights, Network or Variant awaits Ready.
+	net    *Network
+	eval   mcts.Evaluator
+	fast   *model.FastEvaluator
+	loaded bool
 
 	// The searcher (rebuilt when a setting it holds changes) and the tree
 	// it searches, kept from move to move.
@@ -155,8 +149,10 @@ type Engine struct {
 	tree     *mcts.Tree
 }
 
-// New returns an engine at the start position of opts.Variant. It loads
-// nothing yet: the network is loaded by Ready, or by the first Go.
+// New returns an engine at the start position of opts.Variant, its network
+// loaded: a missing, damaged or foreign network is an error here, where a
+// command can report it before it starts (later changes of Weights fall
+// back to the plain search instead, see Ready).
 func New(opts Options) (*Engine, error) {
 	opts = opts.withDefaults()
 	if err := opts.validate(); err != nil {
@@ -168,6 +164,9 @@ func New(opts Options) (*Engine, error) {
 		return nil, fmt.Errorf("engine: start position: %w", err)
 	}
 	e.pos, e.startFEN = pos, env.StartFEN
+	if err := e.load(); err != nil {
+		return nil, err
+	}
 	return e, nil
 }
 
@@ -186,26 +185,29 @@ func (e *Engine) SetOptions(o Options) error {
 	e.opts = o
 	if o.Variant != old.Variant {
 		e.NewGame()
-		e.haveEval = false // a network's variant is checked when it loads
+		e.loaded = false // a network's variant is checked when it loads
 		e.dropSearcher()
 	}
-	if o.Threads != old.Threads || o.HashMB != old.HashMB || o.Visits != old.Visits {
+	if o.Weights != old.Weights || o.Network != old.Network {
+		e.loaded = false
+	}
+	if o.Threads != old.Threads || o.HashMB != old.HashMB || o.Visits != old.Visits || o.Gumbel != old.Gumbel || o.GumbelK != old.GumbelK {
 		e.dropSearcher()
 	}
 	return nil
 }
 
-// Ready loads the network named by Options.Weights if it is not loaded
-// yet and builds the searcher. If the network cannot be loaded, the
-// engine falls back to the plain search (Options.Weights is cleared) and
-// the error says why; the engine stays usable either way.
+// Ready loads the network the options name if it is not loaded yet and
+// builds the searcher. If the network cannot be loaded, the engine falls
+// back to the plain search (Options.Weights becomes NoWeights) and the
+// error says why; the engine stays usable either way.
 func (e *Engine) Ready() error {
 	var loadErr error
-	if !e.haveEval || e.loadedWeights != e.opts.Weights {
-		if err := e.loadEvaluator(e.opts.Weights); err != nil {
+	if !e.loaded {
+		if err := e.load(); err != nil {
 			loadErr = err
-			e.opts.Weights = ""
-			if err := e.loadEvaluator(""); err != nil {
+			e.opts.Weights, e.opts.Network = NoWeights, nil
+			if err := e.load(); err != nil {
 				return errors.Join(loadErr, err)
 			}
 		}
@@ -214,6 +216,10 @@ func (e *Engine) Ready() error {
 		cfg := mcts.DefaultPlayConfig()
 		cfg.Simulations = e.opts.Visits
 		cfg.Workers = e.opts.Threads
+		cfg.Gumbel = e.opts.Gumbel
+		if e.opts.GumbelK > 0 {
+			cfg.GumbelK = e.opts.GumbelK
+		}
 		cfg.CacheEntries = max(1, e.opts.HashMB*(1<<20)/cacheEntryBytes)
 		cfg.MaxTreeNodes = maxTreeNodes
 		s, err := mcts.NewSearcher(e.eval, cfg)
@@ -225,45 +231,27 @@ func (e *Engine) Ready() error {
 	return loadErr
 }
 
-// loadEvaluator replaces the evaluator with the network at path, or with
-// the material evaluator when path is empty. On error the old one stays.
-func (e *Engine) loadEvaluator(path string) error {
-	var (
-		eval mcts.Evaluator
-		fast *model.FastEvaluator
-		info string
-	)
-	if path == "" {
-		eval = mcts.MaterialEvaluator{}
-		info = "no network: plain search with a material evaluation"
-	} else {
-		file, err := train.ResolveCheckpoint(path)
-		if err != nil {
-			return fmt.Errorf("engine: weights %s: %w", path, err)
+// load replaces the network with the one the options name. On error the
+// old one stays.
+func (e *Engine) load() error {
+	net := e.opts.Network
+	if net == nil {
+		var err error
+		if net, err = LoadNetwork(e.opts.Weights, e.opts.Variant); err != nil {
+			return fmt.Errorf("engine: %w", err)
 		}
-		c, err := model.LoadCheckpoint(file)
-		if err != nil {
-			return fmt.Errorf("engine: weights: %w", err)
-		}
-		if v := c.Meta["variant"]; v != "" && v != e.opts.Variant.Name {
-			return fmt.Errorf("engine: weights %s were trained for %s, not %s", file, v, e.opts.Variant.Name)
-		}
-		fast, err = model.NewFastEvaluator(c.Weights, model.FastOptions{Workers: e.opts.EvalWorkers})
-		if err != nil {
-			return fmt.Errorf("engine: weights %s: %w", file, err)
-		}
-		eval = fast
-		preset := c.Preset
-		if preset == "" {
-			preset = c.Config().String()
-		}
-		info = fmt.Sprintf("network %s (%s, step %d)", file, preset, c.Step)
+	} else if net.Variant != "" && net.Variant != e.opts.Variant.Name {
+		return fmt.Errorf("engine: %s was trained for %s, not %s", net.Description, net.Variant, e.opts.Variant.Name)
+	}
+	eval, fast, err := net.evaluator(e.opts.EvalWorkers)
+	if err != nil {
+		return err
 	}
 	e.dropSearcher()
 	if e.fast != nil {
 		_ = e.fast.Close() // its searcher is gone; nothing else uses it
 	}
-	e.eval, e.fast, e.netInfo, e.haveEval, e.loadedWeights = eval, fast, info, true, path
+	e.net, e.eval, e.fast, e.loaded = net, eval, fast, true
 	return nil
 }
 
@@ -272,14 +260,14 @@ func (e *Engine) dropSearcher() {
 	e.searcher, e.tree = nil, nil
 }
 
-// Network describes what evaluates positions: the checkpoint loaded, or
-// the plain search. Before Ready it describes what Ready will load.
+// Network describes what evaluates positions: the network loaded, or the
+// plain search. When a change of weights awaits Ready it says so.
 func (e *Engine) Network() string {
-	if e.haveEval && e.loadedWeights == e.opts.Weights {
-		return e.netInfo
+	if e.loaded {
+		return e.net.Description
 	}
-	if e.opts.Weights == "" {
-		return "no network: plain search with a material evaluation"
+	if e.opts.Network != nil {
+		return e.opts.Network.Description + " (not loaded yet)"
 	}
 	return "network " + e.opts.Weights + " (not loaded yet)"
 }
@@ -293,20 +281,36 @@ func (e *Engine) Close() error {
 		err = e.fast.Close()
 		e.fast = nil
 	}
-	e.eval, e.haveEval = nil, false
+	e.eval, e.loaded = nil, false
 	return err
 }
 
-// NewGame starts a new game at the variant's start position and forgets
-// the search tree (the evaluation cache stays: it depends on the network
-// only).
+// Reseed changes the seed of the search's random choices, from the next
+// search on.
+func (e *Engine) Reseed(seed uint64) {
+	e.opts.Seed = seed
+	if e.tree != nil {
+		e.tree.Reseed(seed)
+	}
+}
+
+// NewGame starts a new game at the variant's start position. The search
+// tree starts afresh with the engine's seed, so that a game does not
+// depend on the games before it (the evaluation cache stays: it depends
+// on the network only).
 func (e *Engine) NewGame() {
 	pos, err := env.ParseFEN(env.StartFEN, e.opts.Variant)
 	if err != nil {
 		return // the start position always parses (New checked it)
 	}
 	e.pos, e.startFEN = pos, env.StartFEN
-	e.tree = nil
+	if e.tree != nil {
+		if err := e.tree.Reset(pos); err != nil {
+			e.tree = nil
+			return
+		}
+		e.tree.Reseed(e.opts.Seed)
+	}
 }
 
 // SetPosition sets the game to the position fen ("" for the start
@@ -417,17 +421,25 @@ func (e *Engine) Undo() (env.Move, bool) {
 func (e *Engine) Status() env.Status { return e.pos.Status() }
 
 // Go searches the current position within lim and returns the search's
-// result. info, if not nil, receives progress reports (from the search's
-// goroutines, never concurrently with itself).
+// result. progress.Report, if set, receives progress reports (from the
+// search's goroutines, never concurrently with itself) every
+// progress.Interval and once at the end. lim.Overhead, if zero, takes
+// Options.MoveOverhead; with no limit at all the search runs
+// Options.Visits visits.
 //
-// When the side to move has a legal move, the Result's BestMove is always
-// one of them: if the search fails (or is stopped before it evaluated
-// anything, or the position is already drawn by rule), BestMove is the
-// first legal move, PV holds just it, Nodes is 0, and the error says what
-// went wrong. When there is no legal move the error wraps ErrNoLegalMove
-// and BestMove is env.NoMove. A failure to load the network is reported
-// the same way, alongside the plain search's result.
-func (e *Engine) Go(ctx context.Context, lim Limits, info func(mcts.Info)) (mcts.Result, error) {
+// Go never panics: a panic in the search or in the report callback is
+// turned into an error. A search stopped before it evaluated anything
+// still evaluates the position once and plays the network's choice. When
+// the side to move has a legal move, the Result's BestMove is always one
+// of them: if the search fails, BestMove is the first legal move,
+// PV holds just it, Nodes is 0, and the error says what went wrong. A
+// position already drawn by rule (repetition, fifty moves) is searched as
+// if the game went on, so that the move is a real choice; a dead position
+// gets its first legal move and a drawn WDL. When there is no legal move
+// the error wraps ErrNoLegalMove and BestMove is env.NoMove. A failure to
+// load the network is reported the same way, alongside the plain search's
+// result.
+func (e *Engine) Go(ctx context.Context, lim clock.Limits, progress mcts.Progress) (res mcts.Result, err error) {
 	var ml env.MoveList
 	e.pos.LegalMoves(&ml)
 	if ml.N == 0 {
@@ -437,104 +449,90 @@ func (e *Engine) Go(ctx context.Context, lim Limits, info func(mcts.Info)) (mcts
 		m := ml.Moves[0]
 		return mcts.Result{BestMove: m, PV: []env.Move{m}}, err
 	}
-	if err := lim.validate(); err != nil {
-		return fallback(err)
+	if err := lim.Validate(); err != nil {
+		return fallback(fmt.Errorf("engine: %w", err))
 	}
+	if lim.Overhead == 0 {
+		lim.Overhead = e.opts.MoveOverhead
+	}
+	if r := panics.Try(func() { res, err = e.search(ctx, lim, progress) }); r != nil {
+		e.tree = nil // it may be half updated
+		return fallback(fmt.Errorf("engine: internal error: %v", r.Value))
+	}
+	if ml.Contains(res.BestMove) {
+		return res, err // err: at most a network that failed to load
+	}
+	if err == nil {
+		err = fmt.Errorf("engine: the search returned %v, not a legal move", res.BestMove)
+	}
+	return fallback(err)
+}
+
+// search runs Go's search. A Result with a BestMove is valid; err then
+// reports at most a network that failed to load (and the plain search
+// took over).
+func (e *Engine) search(ctx context.Context, lim clock.Limits, progress mcts.Progress) (mcts.Result, error) {
 	readyErr := e.Ready()
 	if e.searcher == nil {
-		return fallback(readyErr)
+		return mcts.Result{}, readyErr
+	}
+	root := e.pos
+	switch st := e.pos.Status(); st {
+	case env.DeadPosition:
+		// Nothing can change the result: any move will do.
+		var ml env.MoveList
+		e.pos.LegalMoves(&ml)
+		m := ml.Moves[0]
+		return mcts.Result{BestMove: m, PV: []env.Move{m}, RootWDL: [3]float32{0, 1, 0}}, readyErr
+	case env.Threefold, env.FiftyMove:
+		// Drawn by rule, yet the GUI asks for a move: search the position
+		// without its history (and with a fresh fifty-move count), on a
+		// tree of its own.
+		fresh, err := withoutHistory(e.pos)
+		if err != nil {
+			return mcts.Result{}, errors.Join(readyErr, fmt.Errorf("engine: %w", err))
+		}
+		t, err := e.searcher.NewTree(fresh, e.opts.Seed)
+		if err != nil {
+			return mcts.Result{}, errors.Join(readyErr, fmt.Errorf("engine: %w", err))
+		}
+		res, err := e.searcher.Search(ctx, t, lim, progress)
+		if err != nil {
+			return res, errors.Join(readyErr, fmt.Errorf("engine: %w", err))
+		}
+		return res, readyErr
 	}
 	var err error
 	if e.tree == nil {
-		e.tree, err = e.searcher.NewTree(e.pos, e.opts.Seed)
+		e.tree, err = e.searcher.NewTree(root, e.opts.Seed)
 	} else {
-		err = e.tree.SetPosition(e.pos)
+		err = e.tree.SetPosition(root)
 	}
 	if err != nil {
 		e.tree = nil
-		return fallback(errors.Join(readyErr, fmt.Errorf("engine: %w", err)))
+		return mcts.Result{}, errors.Join(readyErr, fmt.Errorf("engine: %w", err))
 	}
-	sl := mcts.Limits{
-		Nodes:        lim.Nodes,
-		Time:         lim.Budget(e.pos.SideToMove(), e.opts.MoveOverhead),
-		Infinite:     lim.Infinite,
-		Info:         info,
-		InfoInterval: lim.InfoInterval,
+	res, err := e.searcher.Search(ctx, e.tree, lim, progress)
+	if errors.Is(err, mcts.ErrNoResult) && ctx.Err() != nil {
+		// Stopped before the root was evaluated ("go" then at once
+		// "stop", or the input ended): one evaluation still gives the
+		// network's own choice, which is better than none.
+		res, err = e.searcher.Search(context.WithoutCancel(ctx), e.tree, clock.Limits{Nodes: 1}, progress)
 	}
-	if sl.Infinite {
-		sl.Nodes, sl.Time = 0, 0
-	} else if sl.Nodes == 0 && sl.Time == 0 {
-		sl.Nodes = e.opts.Visits
-	}
-	res, err := e.searcher.Search(ctx, e.tree, sl)
 	if err != nil {
-		return fallback(errors.Join(readyErr, fmt.Errorf("engine: %w", err)))
-	}
-	if !ml.Contains(res.BestMove) {
-		return fallback(errors.Join(readyErr, fmt.Errorf("engine: the search returned %v, not a legal move", res.BestMove)))
+		return res, errors.Join(readyErr, fmt.Errorf("engine: %w", err))
 	}
 	return res, readyErr
 }
 
-// Limits bound one search. With no field set the search runs
-// Options.Visits visits.
-type Limits struct {
-	// Nodes is the most visits (playouts) to search; 0: no bound.
-	Nodes int
-	// MoveTime is the time to spend on this move; 0: no bound.
-	MoveTime time.Duration
-	// WTime and BTime are the clocks' remaining times, WInc and BInc the
-	// increments, MovesToGo the moves to the next time control (0: the
-	// rest of the game). They are used when the side to move's clock is
-	// set.
-	WTime, BTime time.Duration
-	WInc, BInc   time.Duration
-	MovesToGo    int
-	// Infinite searches until the context ends (UCI "go infinite").
-	Infinite bool
-	// InfoInterval is the time between progress reports (0: 1 s).
-	InfoInterval time.Duration
-}
-
-func (l Limits) validate() error {
-	if l.Nodes < 0 || l.MoveTime < 0 || l.WTime < 0 || l.BTime < 0 || l.WInc < 0 || l.BInc < 0 || l.MovesToGo < 0 || l.InfoInterval < 0 {
-		return fmt.Errorf("engine: negative search limit in %+v", l)
+// withoutHistory returns pos as a fresh game: no earlier positions to
+// repeat, the fifty-move count at zero.
+func withoutHistory(pos *env.Position) (*env.Position, error) {
+	fields := strings.Fields(pos.FEN())
+	if len(fields) >= 5 {
+		fields[4] = "0"
 	}
-	return nil
-}
-
-// Budget is the time the side to move should spend: with a clock, a share
-// of the remaining time (a 30th, or 1/movestogo when fewer moves remain to
-// the time control) plus three quarters of the increment, never more than
-// half the remaining time, less overhead for the protocol's delays; else
-// MoveTime (less a little overhead, at most a fifth of it). Zero means no
-// time bound.
-func (l Limits) Budget(side env.Colour, overhead time.Duration) time.Duration {
-	left, inc := l.WTime, l.WInc
-	if side == env.Black {
-		left, inc = l.BTime, l.BInc
-	}
-	if left <= 0 {
-		if l.MoveTime <= 0 {
-			return 0
-		}
-		return max(l.MoveTime-min(overhead, l.MoveTime/5), time.Millisecond)
-	}
-	moves := l.MovesToGo
-	if moves <= 0 || moves > 30 {
-		moves = 30
-	}
-	b := left/time.Duration(moves) + inc*3/4
-	b = min(b, left/2)
-	if b > 2*overhead {
-		b -= overhead
-	} else {
-		b /= 2
-	}
-	if l.MoveTime > 0 {
-		b = min(b, l.MoveTime)
-	}
-	return max(b, time.Millisecond)
+	return env.ParseFEN(strings.Join(fields, " "), pos.Variant())
 }
 
 // Centipawns maps a value (W-L in [-1, 1], side to move's view) to the

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/model"
 )
@@ -63,7 +64,7 @@ func TestDefaults(t *testing.T) {
 func TestGoPlainSearch(t *testing.T) {
 	e := newEngine(t, Options{Visits: 50})
 	var infos int
-	res, err := e.Go(context.Background(), Limits{}, func(mcts.Info) { infos++ })
+	res, err := e.Go(context.Background(), clock.Limits{}, mcts.Progress{Report: func(mcts.Info) { infos++ }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func TestGoPlainSearch(t *testing.T) {
 	if err := e.Play(res.BestMove); err != nil {
 		t.Fatal(err)
 	}
-	res, err = e.Go(context.Background(), Limits{Nodes: 30}, nil)
+	res, err = e.Go(context.Background(), clock.Limits{Nodes: 30}, mcts.Progress{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func TestGoFindsQuickMate(t *testing.T) {
 	if err := e.SetPosition("", []string{"e2e4", "d7d5", "f1e2", "d5e4"}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := e.Go(context.Background(), Limits{Nodes: 100}, nil)
+	res, err := e.Go(context.Background(), clock.Limits{Nodes: 100}, mcts.Progress{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +101,7 @@ func TestGoFindsQuickMate(t *testing.T) {
 	if st := e.Status(); st != env.Checkmate {
 		t.Fatalf("status %v", st)
 	}
-	res, err = e.Go(context.Background(), Limits{Nodes: 10}, nil)
+	res, err = e.Go(context.Background(), clock.Limits{Nodes: 10}, mcts.Progress{})
 	if !errors.Is(err, ErrNoLegalMove) || res.BestMove != env.NoMove {
 		t.Fatalf("after mate: %v, %v", res.BestMove, err)
 	}
@@ -194,17 +195,20 @@ func TestPlayUndoAndGame(t *testing.T) {
 
 func TestGoStoppedAndInfinite(t *testing.T) {
 	e := newEngine(t, Options{})
-	// A context already done: the search may have nothing; the move is
-	// still legal.
+	// A context already done ("go" and at once "stop", or the input
+	// ended): the position is still evaluated once, with no error.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res, _ := e.Go(ctx, Limits{Infinite: true}, nil)
+	res, err := e.Go(ctx, clock.Limits{Infinite: true}, mcts.Progress{})
+	if err != nil || res.Nodes < 1 {
+		t.Fatalf("stopped at once: %d nodes, %v", res.Nodes, err)
+	}
 	checkLegal(t, e, res.BestMove)
 
 	ctx, cancel = context.WithTimeout(context.Background(), 150*time.Millisecond)
 	defer cancel()
 	t0 := time.Now()
-	res, err := e.Go(ctx, Limits{Infinite: true}, nil)
+	res, err = e.Go(ctx, clock.Limits{Infinite: true}, mcts.Progress{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +221,7 @@ func TestGoStoppedAndInfinite(t *testing.T) {
 func TestGoMoveTime(t *testing.T) {
 	e := newEngine(t, Options{Threads: 2})
 	t0 := time.Now()
-	res, err := e.Go(context.Background(), Limits{MoveTime: 100 * time.Millisecond}, nil)
+	res, err := e.Go(context.Background(), clock.Limits{MoveTime: 100 * time.Millisecond}, mcts.Progress{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +229,7 @@ func TestGoMoveTime(t *testing.T) {
 		t.Fatalf("movetime 100ms took %v", el)
 	}
 	checkLegal(t, e, res.BestMove)
-	if _, err := e.Go(context.Background(), Limits{Nodes: -1}, nil); err == nil {
+	if _, err := e.Go(context.Background(), clock.Limits{Nodes: -1}, mcts.Progress{}); err == nil {
 		t.Fatal("negative nodes accepted")
 	}
 }
@@ -243,9 +247,18 @@ func TestGoDrawnByRuleStillMoves(t *testing.T) {
 	if st := e.Status(); st != env.Threefold {
 		t.Fatalf("status %v", st)
 	}
-	res, err := e.Go(context.Background(), Limits{Nodes: 10}, nil)
-	if err == nil {
-		t.Fatal("no error for a search of a finished game")
+	res, err := e.Go(context.Background(), clock.Limits{Nodes: 50}, mcts.Progress{})
+	if err != nil || res.Nodes == 0 {
+		t.Fatalf("a position drawn by repetition: %d nodes, %v (want a search and no error)", res.Nodes, err)
+	}
+	checkLegal(t, e, res.BestMove)
+	// Only the kings left: any move, a draw, no error.
+	if err := e.SetPosition("4k3/8/8/8/8/8/8/4K3 w - - 0 1", nil); err != nil {
+		t.Fatal(err)
+	}
+	res, err = e.Go(context.Background(), clock.Limits{Nodes: 50}, mcts.Progress{})
+	if err != nil || res.RootWDL != [3]float32{0, 1, 0} {
+		t.Fatalf("dead position: %+v, %v", res, err)
 	}
 	checkLegal(t, e, res.BestMove)
 }
@@ -271,7 +284,7 @@ func TestWeights(t *testing.T) {
 	if !strings.Contains(e.Network(), "tiny") {
 		t.Fatalf("Network() = %q", e.Network())
 	}
-	res, err := e.Go(context.Background(), Limits{Nodes: 20}, nil)
+	res, err := e.Go(context.Background(), clock.Limits{Nodes: 20}, mcts.Progress{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +299,7 @@ func TestWeights(t *testing.T) {
 	if err := e.Ready(); err == nil || !strings.Contains(err.Error(), "trained for alice") {
 		t.Fatalf("Ready: %v", err)
 	}
-	if e.Options().Weights != "" || !strings.Contains(e.Network(), "plain search") {
+	if e.Options().Weights != NoWeights || !strings.Contains(e.Network(), "plain search") {
 		t.Fatalf("after a failed load: %+v, %s", e.Options(), e.Network())
 	}
 
@@ -296,38 +309,11 @@ func TestWeights(t *testing.T) {
 	if err := e.SetOptions(o); err != nil {
 		t.Fatal(err)
 	}
-	res, err = e.Go(context.Background(), Limits{Nodes: 20}, nil)
+	res, err = e.Go(context.Background(), clock.Limits{Nodes: 20}, mcts.Progress{})
 	if err == nil || res.Nodes == 0 {
 		t.Fatalf("Go with missing weights: %v, %d nodes", err, res.Nodes)
 	}
 	checkLegal(t, e, res.BestMove)
-}
-
-func TestBudget(t *testing.T) {
-	const oh = 30 * time.Millisecond
-	tests := []struct {
-		l    Limits
-		side env.Colour
-		want time.Duration
-	}{
-		{Limits{}, env.White, 0},
-		{Limits{Nodes: 5}, env.White, 0},
-		{Limits{MoveTime: time.Second}, env.Black, time.Second - oh},
-		{Limits{MoveTime: 50 * time.Millisecond}, env.Black, 40 * time.Millisecond},
-		{Limits{WTime: 30 * time.Second, BTime: 3 * time.Second, WInc: 100 * time.Millisecond}, env.White, time.Second + 75*time.Millisecond - oh},
-		{Limits{WTime: 30 * time.Second, BTime: 3 * time.Second}, env.Black, 100*time.Millisecond - oh},
-		{Limits{WTime: 10 * time.Second, BTime: 10 * time.Second, MovesToGo: 2}, env.White, 5*time.Second - oh},
-		{Limits{WTime: 10 * time.Second, MovesToGo: 1, WInc: 10 * time.Second}, env.White, 5*time.Second - oh},
-		{Limits{WTime: 40 * time.Millisecond, MovesToGo: 1}, env.White, 10 * time.Millisecond},
-		{Limits{WTime: time.Millisecond}, env.White, time.Millisecond},
-		{Limits{WTime: time.Minute, MoveTime: 100 * time.Millisecond}, env.White, 100 * time.Millisecond},
-		{Limits{WTime: time.Minute}, env.Black, 0}, // no clock for Black
-	}
-	for _, tt := range tests {
-		if got := tt.l.Budget(tt.side, oh); got != tt.want {
-			t.Errorf("%+v %v: budget %v, want %v", tt.l, tt.side, got, tt.want)
-		}
-	}
 }
 
 func TestCentipawnsAndWDL(t *testing.T) {

@@ -1,8 +1,8 @@
 // Package player defines what every game-playing program of the project
-// looks like to the code that runs games: the Player interface, the search
-// Limits a move is played under, and the player specs of the command line
-// ("ab:depth=2", "uci:/path/engine,Threads=2") with the Registry that turns
-// a spec into a Player.
+// looks like to the code that runs games: the Player interface (a move is
+// played under clock.Limits, from internal/clock), and the player specs of
+// the command line ("ab:depth=2", "uci:/path/engine,Threads=2") with the
+// Registry that turns a spec into a Player.
 //
 // The interface lives in its own small package so that the players
 // (train/reference, the network player, external engines) and the code that

@@ -3,9 +3,9 @@ package player
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 )
 
 // Player is a program that plays games: a fixed reference player, an
@@ -21,7 +21,7 @@ type Player interface {
 	// carries the game's history (for repetitions); the player may use it
 	// as scratch space but must leave it as it found it. ctx ends when the
 	// caller stops waiting (e.g. the player's clock ran out).
-	Move(ctx context.Context, pos *env.Position, limits Limits) (env.Move, error)
+	Move(ctx context.Context, pos *env.Position, limits clock.Limits) (env.Move, error)
 	// Close releases the player's resources (processes, memory).
 	Close() error
 }
@@ -31,50 +31,6 @@ type Player interface {
 // match is reproducible whatever the concurrency.
 type Seeder interface {
 	Seed(seed uint64)
-}
-
-// Limits bounds the search for one move. Zero fields do not limit. A search
-// should honour every limit it can; players whose strength is fixed by
-// their spec (e.g. an alpha-beta depth) may ignore Nodes.
-type Limits struct {
-	// Nodes is the search budget in nodes (MCTS visits for the network
-	// player, "go nodes" for a UCI engine).
-	Nodes int64
-	// MoveTime is the time to spend on this move.
-	MoveTime time.Duration
-	// WTime and BTime are the time left on White's and Black's clocks,
-	// WInc and BInc their increments, MovesToGo the moves until the next
-	// time control (0: the rest of the game). They are set only in games
-	// with a clock.
-	WTime, BTime time.Duration
-	WInc, BInc   time.Duration
-	MovesToGo    int
-}
-
-// HasClock reports whether the game is played with a clock.
-func (l Limits) HasClock() bool { return l.WTime > 0 || l.BTime > 0 }
-
-// Budget is the time a player to move as side should aim to spend: the move
-// time, or with a clock a share of the time left plus most of the
-// increment, never more than half the time left. Zero means no time limit.
-func (l Limits) Budget(side env.Colour) time.Duration {
-	if !l.HasClock() {
-		return l.MoveTime
-	}
-	left, inc := l.WTime, l.WInc
-	if side == env.Black {
-		left, inc = l.BTime, l.BInc
-	}
-	moves := l.MovesToGo
-	if moves <= 0 || moves > 30 {
-		moves = 30
-	}
-	b := left/time.Duration(moves) + inc*3/4
-	b = min(b, left/2)
-	if l.MoveTime > 0 {
-		b = min(b, l.MoveTime)
-	}
-	return max(b, time.Millisecond)
 }
 
 // IllegalMoveError reports a player that answered with a move that is not

@@ -5,9 +5,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 )
 
 func TestParseSpec(t *testing.T) {
@@ -73,7 +73,7 @@ type stub struct{ name string }
 func (s stub) Name() string                { return s.name }
 func (stub) NewGame(context.Context) error { return nil }
 func (stub) Close() error                  { return nil }
-func (stub) Move(context.Context, *env.Position, Limits) (env.Move, error) {
+func (stub) Move(context.Context, *env.Position, clock.Limits) (env.Move, error) {
 	return env.NoMove, nil
 }
 
@@ -96,24 +96,5 @@ func TestRegistry(t *testing.T) {
 	}
 	if _, err := r.Check("nope:x"); err == nil || !strings.Contains(err.Error(), "unknown kind") || !strings.Contains(err.Error(), "ckpt") {
 		t.Errorf("unknown kind: %v", err)
-	}
-}
-
-func TestLimitsBudget(t *testing.T) {
-	tests := []struct {
-		l    Limits
-		side env.Colour
-		want time.Duration
-	}{
-		{Limits{}, env.White, 0},
-		{Limits{MoveTime: time.Second}, env.Black, time.Second},
-		{Limits{WTime: 30 * time.Second, BTime: 3 * time.Second, WInc: 100 * time.Millisecond}, env.White, time.Second + 75*time.Millisecond},
-		{Limits{WTime: 30 * time.Second, BTime: 3 * time.Second}, env.Black, 100 * time.Millisecond},
-		{Limits{WTime: 10 * time.Second, BTime: 10 * time.Second, MovesToGo: 2}, env.White, 5 * time.Second},
-	}
-	for _, tt := range tests {
-		if got := tt.l.Budget(tt.side); got != tt.want {
-			t.Errorf("%+v %v: budget %v, want %v", tt.l, tt.side, got, tt.want)
-		}
 	}
 }

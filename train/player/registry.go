@@ -20,6 +20,10 @@ type Setup struct {
 	// StartTimeout bounds a player's start-up handshake (e.g. a UCI
 	// engine's uciok); zero means the factory's default.
 	StartTimeout time.Duration
+	// Cores is how many cores one player may use for its own computation
+	// (a network's evaluation), so that concurrent games share the
+	// machine; zero means all of them.
+	Cores int
 }
 
 // Factory makes a Player from a spec. It checks the spec (unknown options

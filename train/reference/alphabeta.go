@@ -8,7 +8,8 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/env"
-	"github.com/alicezero/alicezero/train/player"
+	"github.com/alicezero/alicezero/internal/clock"
+	"github.com/alicezero/alicezero/internal/seed"
 )
 
 // Scores are in centipawns from the side to move's point of view. A mate
@@ -98,7 +99,7 @@ func NewAlphaBeta(name string, cfg AlphaBetaConfig) (*AlphaBeta, error) {
 func (a *AlphaBeta) Name() string { return a.name }
 
 // Seed sets the per-game seed mixed into noise and shuffling.
-func (a *AlphaBeta) Seed(seed uint64) { a.gameSeed = seed }
+func (a *AlphaBeta) Seed(s uint64) { a.gameSeed = s }
 
 // NewGame does nothing: the searcher keeps no state between moves.
 func (a *AlphaBeta) NewGame(context.Context) error { return nil }
@@ -107,7 +108,7 @@ func (a *AlphaBeta) NewGame(context.Context) error { return nil }
 func (a *AlphaBeta) Close() error { return nil }
 
 // Move searches pos and returns the best move found.
-func (a *AlphaBeta) Move(ctx context.Context, pos *env.Position, limits player.Limits) (env.Move, error) {
+func (a *AlphaBeta) Move(ctx context.Context, pos *env.Position, limits clock.Limits) (env.Move, error) {
 	r, err := a.Search(ctx, pos, limits)
 	if err != nil {
 		return env.NoMove, err
@@ -116,11 +117,11 @@ func (a *AlphaBeta) Move(ctx context.Context, pos *env.Position, limits player.L
 }
 
 // Search runs the iterative-deepening search on pos (left unchanged).
-func (a *AlphaBeta) Search(ctx context.Context, pos *env.Position, limits player.Limits) (SearchResult, error) {
+func (a *AlphaBeta) Search(ctx context.Context, pos *env.Position, limits clock.Limits) (SearchResult, error) {
 	s := a.s
 	s.pos.CopyFrom(pos)
 	s.cfg = a.cfg
-	s.seed = mix(a.cfg.Seed ^ mix(a.gameSeed))
+	s.seed = seed.Mix(a.cfg.Seed ^ seed.Mix(a.gameSeed))
 	s.ctx = ctx
 	s.nodes = 0
 	s.stopped = false
@@ -349,7 +350,7 @@ func (s *searcher) evaluate(ourMoves, oppMoves int) int32 {
 	}
 	if s.cfg.Noise > 0 {
 		span := uint64(2*s.cfg.Noise + 1)
-		v += int32(mix(pos.Hash()^s.seed)%span) - int32(s.cfg.Noise)
+		v += int32(seed.Mix(pos.Hash()^s.seed)%span) - int32(s.cfg.Noise)
 	}
 	return v
 }
@@ -365,12 +366,4 @@ func onlyKings(pos *env.Position) bool {
 		}
 	}
 	return true
-}
-
-// mix is the splitmix64 finaliser: a cheap, well-spread hash of x.
-func mix(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	return x ^ x>>31
 }

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/alicezero/alicezero/env"
-	"github.com/alicezero/alicezero/train/player"
+	"github.com/alicezero/alicezero/internal/clock"
 )
 
 // Random plays a uniformly random legal move. It is deterministic: the same
@@ -34,7 +34,7 @@ func (r *Random) Seed(seed uint64) { r.rng = rand.New(rand.NewPCG(r.specSeed, se
 func (r *Random) NewGame(context.Context) error { return nil }
 
 // Move returns a random legal move.
-func (r *Random) Move(_ context.Context, pos *env.Position, _ player.Limits) (env.Move, error) {
+func (r *Random) Move(_ context.Context, pos *env.Position, _ clock.Limits) (env.Move, error) {
 	pos.LegalMoves(&r.ml)
 	if r.ml.N == 0 {
 		return env.NoMove, fmt.Errorf("%s: no legal move in %s", r.name, pos.FEN())

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/train/player"
 )
 
@@ -41,7 +42,7 @@ func TestRandomIsDeterministicAndLegal(t *testing.T) {
 		pos := env.NewPosition(env.Alice)
 		var out []string
 		for i := 0; i < 60 && !pos.Status().IsOver(); i++ {
-			m, err := r.Move(context.Background(), pos, player.Limits{})
+			m, err := r.Move(context.Background(), pos, clock.Limits{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -88,7 +89,7 @@ func TestAlphaBetaTactics(t *testing.T) {
 			a := newAB(t, cfg)
 			pos := mustPos(t, tt.fen, tt.moves)
 			before := pos.FEN()
-			r, err := a.Search(context.Background(), pos, player.Limits{})
+			r, err := a.Search(context.Background(), pos, clock.Limits{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -146,11 +147,11 @@ func TestAlphaBetaAllocatesNothing(t *testing.T) {
 	a := newAB(t, cfg)
 	pos := mustPos(t, env.StartFEN, "e2e4 d7d5 g1f3 d5e4")
 	ctx := context.Background()
-	if _, err := a.Search(ctx, pos, player.Limits{}); err != nil {
+	if _, err := a.Search(ctx, pos, clock.Limits{}); err != nil {
 		t.Fatal(err)
 	}
 	allocs := testing.AllocsPerRun(5, func() {
-		if _, err := a.Search(ctx, pos, player.Limits{}); err != nil {
+		if _, err := a.Search(ctx, pos, clock.Limits{}); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -166,7 +167,7 @@ func TestAlphaBetaSeedDeterminism(t *testing.T) {
 	move := func(gameSeed uint64) string {
 		a := newAB(t, cfg)
 		a.Seed(gameSeed)
-		m, err := a.Move(context.Background(), pos, player.Limits{})
+		m, err := a.Move(context.Background(), pos, clock.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -190,7 +191,7 @@ func TestAlphaBetaHonoursTime(t *testing.T) {
 	a := newAB(t, cfg)
 	pos := mustPos(t, env.StartFEN, "e2e4 e7e5")
 	start := time.Now()
-	r, err := a.Search(context.Background(), pos, player.Limits{MoveTime: 50 * time.Millisecond})
+	r, err := a.Search(context.Background(), pos, clock.Limits{MoveTime: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +241,7 @@ func BenchmarkAlphaBetaDepth3(b *testing.B) {
 	pos := mustPos(b, env.StartFEN, "e2e4 d7d5 g1f3 d5e4 f3g5")
 	var nodes int64
 	for b.Loop() {
-		r, err := a.Search(context.Background(), pos, player.Limits{})
+		r, err := a.Search(context.Background(), pos, clock.Limits{})
 		if err != nil {
 			b.Fatal(err)
 		}

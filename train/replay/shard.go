@@ -8,7 +8,7 @@ import (
 	"os"
 	"sync"
 
-	"github.com/alicezero/alicezero/train/internal/fileutil"
+	"github.com/alicezero/alicezero/internal/fileutil"
 )
 
 // Shard files: the magic "AZRB", a format version (uint16), the sample

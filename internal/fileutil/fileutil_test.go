@@ -1,8 +1,11 @@
 package fileutil
 
 import (
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -28,5 +31,28 @@ func TestWriteAtomic(t *testing.T) {
 	}
 	if err := WriteAtomic(filepath.Join(dir, "missing", "f"), nil); err == nil {
 		t.Error("writing into a missing folder succeeded")
+	}
+}
+
+func TestWriteAtomicFuncFailureKeepsTheOldFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f.txt")
+	if err := WriteAtomic(path, []byte("old")); err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("boom")
+	err := WriteAtomicFunc(path, func(w io.Writer) error {
+		io.WriteString(w, "half of the new")
+		return boom
+	})
+	if !errors.Is(err, boom) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("error %v, want boom naming the file", err)
+	}
+	got, _ := os.ReadFile(path)
+	if string(got) != "old" {
+		t.Errorf("file holds %q after a failed write, want the old content", got)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("temporary files left: %v", entries)
 	}
 }

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+
+	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/train/engine"
+)
+
+// engineFlags are the flags of the commands that play with the engine
+// (uci, xboard, play).
+type engineFlags struct {
+	weights *string
+	threads *int
+	visits  *int
+	hash    *int
+}
+
+// addEngineFlags declares the engine's flags on fs; visitsHelp says when
+// the visit budget applies.
+func addEngineFlags(fs *flag.FlagSet, visitsHelp string) *engineFlags {
+	return &engineFlags{
+		weights: fs.String("weights", "", "checkpoint file or run folder (its newest checkpoint); none: the plain search (default: no network yet, the plain search)"),
+		threads: fs.Int("threads", 1, "search threads"),
+		visits:  fs.Int("visits", engine.DefaultVisits, visitsHelp),
+		hash:    fs.Int("hash", engine.DefaultHashMB, "evaluation cache in MiB"),
+	}
+}
+
+// newEngine makes the engine the flags describe, for variant v: a missing
+// or damaged network is an error here, before any conversation starts.
+func (f *engineFlags) newEngine(v env.Variant) (*engine.Engine, error) {
+	e, err := engine.New(engine.Options{Weights: *f.weights, Threads: *f.threads, Visits: *f.visits, HashMB: *f.hash, Variant: v})
+	if err != nil {
+		return nil, fmt.Errorf("--weights %s: %w", *f.weights, err)
+	}
+	return e, nil
+}

@@ -1,0 +1,101 @@
+// Package clock holds the one description of how long a move may take —
+// a node budget, a fixed time, or the clocks of a timed game — and the one
+// time manager that turns it into the time to spend. The search, the
+// engine behind every protocol, the arena's players and its match
+// settings all use Limits, so a time control means the same everywhere.
+//
+//	lim := clock.Limits{WTime: time.Minute, BTime: time.Minute, WInc: time.Second, BInc: time.Second}
+//	budget := lim.Budget(env.White) // a 30th of the clock plus ¾ of the increment
+package clock
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/alicezero/alicezero/env"
+)
+
+// Limits bound the search for one move. Zero fields do not limit; with
+// none set, the player searches its own default budget.
+//
+// In an arena match the same type is the time control: WTime and BTime
+// are then each player's clock at the start of a game, WInc and BInc the
+// increments, and the arena passes the running clocks to each move.
+type Limits struct {
+	// Nodes is the most nodes to search (visits of a tree search, nodes
+	// of an alpha-beta search).
+	Nodes int64
+	// MoveTime is the time to spend on this move (with a clock: the most).
+	MoveTime time.Duration
+	// WTime and BTime are the time left on White's and Black's clocks,
+	// WInc and BInc their increments, MovesToGo the moves until the next
+	// time control (0: the rest of the game). A side's clock counts when
+	// its time left is positive.
+	WTime, BTime time.Duration
+	WInc, BInc   time.Duration
+	MovesToGo    int
+	// Infinite searches until it is stopped (UCI "go infinite" and
+	// "ponder"); it overrides every other limit.
+	Infinite bool
+	// Overhead is kept back from every time budget for the delays of the
+	// protocol and the operating system (UCI's "Move Overhead").
+	Overhead time.Duration
+}
+
+// Validate reports a negative limit.
+func (l Limits) Validate() error {
+	if l.Nodes < 0 || l.MoveTime < 0 || l.WTime < 0 || l.BTime < 0 || l.WInc < 0 || l.BInc < 0 || l.MovesToGo < 0 || l.Overhead < 0 {
+		return fmt.Errorf("negative search limit in %+v", l)
+	}
+	return nil
+}
+
+// HasClock reports whether side plays with a clock.
+func (l Limits) HasClock(side env.Colour) bool {
+	left, _ := l.Clock(side)
+	return left > 0
+}
+
+// Clock returns side's time left and increment.
+func (l Limits) Clock(side env.Colour) (left, inc time.Duration) {
+	if side == env.Black {
+		return l.BTime, l.BInc
+	}
+	return l.WTime, l.WInc
+}
+
+// Budget is the time side, to move, should spend; zero means no time
+// bound (Infinite, or no time limit at all). With a clock it is a share of
+// the time left — a 30th, or 1/MovesToGo when fewer moves remain to the
+// time control — plus three quarters of the increment, never more than
+// half the time left nor more than MoveTime, less Overhead (or, on a clock
+// too short for that, half of it). Without a clock it is MoveTime less
+// Overhead, keeping at least four fifths of MoveTime. It is never below a
+// millisecond.
+func (l Limits) Budget(side env.Colour) time.Duration {
+	if l.Infinite {
+		return 0
+	}
+	left, inc := l.Clock(side)
+	if left <= 0 {
+		if l.MoveTime <= 0 {
+			return 0
+		}
+		return max(l.MoveTime-min(l.Overhead, l.MoveTime/5), time.Millisecond)
+	}
+	moves := l.MovesToGo
+	if moves <= 0 || moves > 30 {
+		moves = 30
+	}
+	b := left/time.Duration(moves) + inc*3/4
+	b = min(b, left/2)
+	if b > 2*l.Overhead {
+		b -= l.Overhead
+	} else {
+		b /= 2
+	}
+	if l.MoveTime > 0 {
+		b = min(b, l.MoveTime)
+	}
+	return max(b, time.Millisecond)
+}

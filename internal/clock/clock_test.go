@@ -1,0 +1,62 @@
+package clock
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/alicezero/alicezero/env"
+)
+
+func TestBudget(t *testing.T) {
+	const oh = 30 * time.Millisecond
+	tests := []struct {
+		l    Limits
+		side env.Colour
+		want time.Duration
+	}{
+		{Limits{}, env.White, 0},
+		{Limits{Nodes: 5}, env.White, 0},
+		{Limits{MoveTime: time.Second, Infinite: true}, env.White, 0},
+		{Limits{MoveTime: time.Second}, env.Black, time.Second},
+		{Limits{MoveTime: time.Second, Overhead: oh}, env.Black, time.Second - oh},
+		{Limits{MoveTime: 50 * time.Millisecond, Overhead: oh}, env.Black, 40 * time.Millisecond},
+		{Limits{WTime: 30 * time.Second, BTime: 3 * time.Second, WInc: 100 * time.Millisecond}, env.White, time.Second + 75*time.Millisecond},
+		{Limits{WTime: 30 * time.Second, BTime: 3 * time.Second, WInc: 100 * time.Millisecond, Overhead: oh}, env.White, time.Second + 75*time.Millisecond - oh},
+		{Limits{WTime: 30 * time.Second, BTime: 3 * time.Second, Overhead: oh}, env.Black, 100*time.Millisecond - oh},
+		{Limits{WTime: 10 * time.Second, BTime: 10 * time.Second, MovesToGo: 2, Overhead: oh}, env.White, 5*time.Second - oh},
+		{Limits{WTime: 10 * time.Second, MovesToGo: 1, WInc: 10 * time.Second, Overhead: oh}, env.White, 5*time.Second - oh},
+		{Limits{WTime: 40 * time.Millisecond, MovesToGo: 1, Overhead: oh}, env.White, 10 * time.Millisecond},
+		{Limits{WTime: time.Millisecond, Overhead: oh}, env.White, time.Millisecond},
+		{Limits{WTime: time.Minute, MoveTime: 100 * time.Millisecond}, env.White, 100 * time.Millisecond},
+		{Limits{WTime: time.Minute}, env.Black, 0}, // no clock for Black
+	}
+	for _, tt := range tests {
+		if got := tt.l.Budget(tt.side); got != tt.want {
+			t.Errorf("%+v %v: budget %v, want %v", tt.l, tt.side, got, tt.want)
+		}
+	}
+}
+
+func TestValidate(t *testing.T) {
+	if err := (Limits{Nodes: 1, WTime: time.Second}).Validate(); err != nil {
+		t.Error(err)
+	}
+	for _, l := range []Limits{{Nodes: -1}, {MoveTime: -1}, {BTime: -1}, {WInc: -1}, {MovesToGo: -1}, {Overhead: -1}} {
+		if l.Validate() == nil {
+			t.Errorf("%+v accepted", l)
+		}
+	}
+}
+
+func ExampleLimits_Budget() {
+	// One minute each with a one-second increment: a 30th of the clock
+	// plus three quarters of the increment, less the overhead.
+	lim := Limits{WTime: time.Minute, BTime: time.Minute, WInc: time.Second, BInc: time.Second, Overhead: 50 * time.Millisecond}
+	fmt.Println(lim.Budget(env.White))
+	// A fixed time per move.
+	fmt.Println(Limits{MoveTime: 2 * time.Second}.Budget(env.Black))
+	// Output:
+	// 2.7s
+	// 2s
+}

@@ -1,0 +1,138 @@
+package lines
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+	"time"
+)
+
+func collect(r *Reader) []Line {
+	var got []Line
+	for l := range r.C {
+		got = append(got, l)
+	}
+	return got
+}
+
+func TestLines(t *testing.T) {
+	long := strings.Repeat("x", 100)
+	in := "uci\r\nisready\n\n" + long + "\nposition startpos\nlast"
+	got := collect(Read(strings.NewReader(in), 64))
+	want := []Line{
+		{Text: "uci"},
+		{Text: "isready"},
+		{Text: ""},
+		{Text: strings.Repeat("x", 64), TooLong: true, Len: 100},
+		{Text: "position startpos"},
+		{Text: "last"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d lines %+v, want %d", len(got), got, len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("line %d: got %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+// A line far beyond the limit, even a huge one, is skipped and the lines
+// after it still arrive.
+func TestHugeLineKeepsTheReaderGoing(t *testing.T) {
+	huge := strings.Repeat("position fen ", 500_000) // 6.5 MB
+	got := collect(Read(strings.NewReader("uci\n"+huge+"\r\nisready\n"), 0))
+	if len(got) != 3 || got[0].Text != "uci" || !got[1].TooLong || got[1].Len != len(huge) || got[2].Text != "isready" {
+		t.Fatalf("got %d lines: %+v", len(got), got)
+	}
+	if len(got[1].Text) > 80 {
+		t.Errorf("a too-long line keeps %d bytes of its text", len(got[1].Text))
+	}
+}
+
+func TestReadError(t *testing.T) {
+	boom := errors.New("boom")
+	r := io.MultiReader(strings.NewReader("go\n"), iotest.ErrReader(boom))
+	got := collect(Read(r, 0))
+	if len(got) != 2 || got[0].Text != "go" || !errors.Is(got[1].Err, boom) {
+		t.Fatalf("got %+v", got)
+	}
+}
+
+func TestClose(t *testing.T) {
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	r := Read(pr, 0)
+	go io.WriteString(pw, "one\ntwo\nthree\n")
+	if l := <-r.C; l.Text != "one" {
+		t.Fatalf("first line %+v", l)
+	}
+	r.Close()
+	r.Close() // twice is fine
+	n := 0
+	for range r.C {
+		n++
+	}
+	if n > 1 {
+		t.Errorf("%d lines delivered after Close", n)
+	}
+}
+
+// blockAfterEOF reports the end once, then blocks: a terminal on which
+// the user pressed Ctrl-D once.
+type blockAfterEOF struct {
+	data  string
+	eof   bool
+	block chan struct{}
+}
+
+func (b *blockAfterEOF) Read(p []byte) (int, error) {
+	if b.data != "" {
+		n := copy(p, b.data)
+		b.data = b.data[n:]
+		return n, nil
+	}
+	if !b.eof {
+		b.eof = true
+		return 0, io.EOF
+	}
+	<-b.block
+	return 0, io.EOF
+}
+
+func TestInterruptible(t *testing.T) {
+	// The end of the input is final.
+	src := &blockAfterEOF{data: "1. e4 *\n", block: make(chan struct{})}
+	defer close(src.block)
+	r := Interruptible(context.Background(), src)
+	data, err := io.ReadAll(r)
+	if err != nil || string(data) != "1. e4 *\n" {
+		t.Fatalf("read %q, %v", data, err)
+	}
+	if n, err := r.Read(make([]byte, 8)); n != 0 || err != io.EOF {
+		t.Fatalf("after the end: %d, %v", n, err)
+	}
+
+	// A read blocked on the input ends with the context.
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	r = Interruptible(ctx, pr)
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.Read(make([]byte, 8))
+		done <- err
+	}()
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("read ended with %v, want context.Canceled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the read did not end with the context")
+	}
+}

@@ -1,0 +1,34 @@
+// Package engine is the game-playing session behind every way of playing
+// AliceZero — the UCI and XBoard protocols, the terminal game, the arena's
+// ckpt players and training's strength matches — so that they all play
+// with the same network loading, search settings and time management.
+//
+// An Engine holds the network (or, without one, a plain search that counts
+// material), the searcher and its tree, and the game being played: a
+// position with its history, so that repetitions count and the tree is
+// reused from move to move.
+//
+//	e, err := engine.New(engine.Options{Weights: "checkpoints/run1"})
+//	defer e.Close()
+//	err = e.SetPosition("", []string{"e2e4", "d7d5"}) // "" = start position
+//	res, err := e.Go(ctx, clock.Limits{WTime: time.Minute, BTime: time.Minute},
+//		mcts.Progress{Report: show, Interval: time.Second})
+//	fmt.Println(res.BestMove)
+//
+// Go reports progress through mcts.Progress: the value and WDL, the
+// principal variation, and every root move with its visits, WDL and line,
+// which is what a UCI info line, an XBoard thinking line or a live analysis
+// board shows. Limits are clock.Limits (package internal/clock): a node
+// budget, a move time, or a game's clocks, turned into a time budget by
+// the project's one time manager.
+//
+// LoadNetwork is the one way a name becomes a network: a checkpoint file,
+// a training run's folder (its newest checkpoint), "none" for the plain
+// search, or "" for the default, decided in one place. Player turns an
+// Engine into an arena player, and Register adds it to a player registry
+// as "ckpt:PATH".
+//
+// An Engine is not safe for concurrent use: a protocol runs Go on one
+// goroutine and leaves the engine alone until it returns, stopping it
+// through the context.
+package engine

@@ -1,0 +1,96 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/mcts"
+	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/train/runs"
+)
+
+// NoWeights names the plain search, with no network, wherever weights are
+// named (--weights none, the UCI option Weights).
+const NoWeights = "none"
+
+// Network is what evaluates positions for an engine: a network's weights,
+// or none (the plain search with a material evaluation).
+type Network struct {
+	// Weights are the network's parameters; nil for the plain search.
+	Weights *model.Weights
+	// Variant is the rule set the network was trained for ("" if it does
+	// not say).
+	Variant string
+	// Description says what it is, for people: "network PATH (small, step
+	// 1200)", "no network: plain search with a material evaluation".
+	Description string
+}
+
+// plainSearch is the evaluator-less network: the search counts material.
+func plainSearch() *Network {
+	return &Network{Description: "no network: plain search with a material evaluation"}
+}
+
+// LoadNetwork reads weights as a user names them: "" for the default
+// network, NoWeights ("none") for the plain search, a checkpoint file, or
+// a training run's folder (or its checkpoints folder) for its newest
+// checkpoint. A network trained for another variant than v is refused.
+// The error names the path and what is wrong with it.
+func LoadNetwork(weights string, v env.Variant) (*Network, error) {
+	switch strings.TrimSpace(weights) {
+	case "", "<empty>": // "<empty>" is how UCI GUIs send an empty string
+		return defaultNetwork(v)
+	case NoWeights:
+		return plainSearch(), nil
+	}
+	file, err := runs.Resolve(weights)
+	if err != nil {
+		return nil, fmt.Errorf("weights: %w", err)
+	}
+	c, err := model.LoadCheckpoint(file)
+	if err != nil {
+		return nil, fmt.Errorf("weights: %w", err)
+	}
+	n := &Network{Weights: c.Weights, Variant: c.Meta["variant"]}
+	if n.Variant != "" && n.Variant != v.Name {
+		return nil, fmt.Errorf("weights %s were trained for %s, not %s", file, n.Variant, v.Name)
+	}
+	preset := c.Preset
+	if preset == "" {
+		preset = c.Config().String()
+	}
+	n.Description = fmt.Sprintf("network %s (%s, step %d)", file, preset, c.Step)
+	return n, nil
+}
+
+// defaultNetwork is the one place where "no weights named" is decided, for
+// every command and protocol: today the plain search, as the project ships
+// no trained network. When it ships one, this returns it, and NoWeights
+// keeps naming the plain search.
+func defaultNetwork(env.Variant) (*Network, error) {
+	return plainSearch(), nil
+}
+
+// InMemory wraps weights held by the caller (training's strength matches)
+// as a Network; description names them.
+func InMemory(w *model.Weights, description string) (*Network, error) {
+	if w == nil {
+		return nil, errors.New("engine: no weights")
+	}
+	return &Network{Weights: w, Description: description}, nil
+}
+
+// evaluator builds the network's evaluator: the fast path on workers
+// cores, or the material count. fast is nil for the plain search.
+func (n *Network) evaluator(workers int) (eval mcts.Evaluator, fast *model.FastEvaluator, err error) {
+	if n.Weights == nil {
+		return mcts.MaterialEvaluator{}, nil, nil
+	}
+	fast, err = model.NewFastEvaluator(n.Weights, model.FastOptions{Workers: workers})
+	if err != nil {
+		return nil, nil, fmt.Errorf("engine: %s: %w", n.Description, err)
+	}
+	return fast, fast, nil
+}
