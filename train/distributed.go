@@ -13,6 +13,7 @@ import (
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/progress"
+	"github.com/alicezero/alicezero/internal/seed"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/model"
 	"github.com/alicezero/alicezero/train/engine"
@@ -178,7 +179,7 @@ func loadOrInitWeights(cfg *Config, variant env.Variant, path string) (*model.We
 		if err != nil {
 			return nil, "", err
 		}
-		w, err := model.NewWeights(arch, seedFor(cfg.Seed, 0, "weights", 0))
+		w, err := model.NewWeights(arch, seed.Derive(cfg.Seed, "weights", uint64(0), uint64(0)))
 		return w, "an untrained " + cfg.Model.Preset + " network", err
 	}
 	net, err := engine.LoadNetwork(path, variant)
@@ -252,7 +253,7 @@ func Learn(ctx context.Context, o LearnOptions) error {
 			// The round's positions become one shard of the run, as in
 			// "train", and the shards they came from are marked as used once
 			// the checkpoint records them.
-			shard := filepath.Join(bufferDir, fmt.Sprintf(shardPattern, it))
+			shard := runs.ShardName(it)
 			if err := replay.WriteShard(filepath.Join(r.dir, shard), samples); err != nil {
 				return err
 			}

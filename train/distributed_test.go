@@ -61,7 +61,7 @@ func TestSelfPlayFeedsLearn(t *testing.T) {
 	if !strings.Contains(out.String(), "round 2:") {
 		t.Fatalf("second round missing:\n%s", out.String())
 	}
-	if _, err := os.Stat(filepath.Join(dir, "learner", ckptDir, "iter-000002.azck")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, "learner", runs.CheckpointDir, "iter-000002.azck")); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -6,10 +6,12 @@ import (
 	"math"
 
 	"github.com/alicezero/alicezero/internal/clock"
+	"github.com/alicezero/alicezero/internal/seed"
 	"github.com/alicezero/alicezero/model"
 	"github.com/alicezero/alicezero/train/arena"
 	"github.com/alicezero/alicezero/train/engine"
 	"github.com/alicezero/alicezero/train/player"
+	"github.com/alicezero/alicezero/train/runs"
 )
 
 // evaluate plays the new checkpoint against the random mover, the
@@ -18,7 +20,7 @@ import (
 func (r *runner) evaluate(ctx context.Context, it int) (*EvalMetrics, error) {
 	e := &r.cfg.Evaluate
 	prevIt := r.previousCheckpoint(it - e.PreviousGap)
-	prev, err := model.LoadCheckpoint(r.ckptPath(prevIt))
+	prev, err := model.LoadCheckpoint(runs.CheckpointPath(r.dir, prevIt))
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +64,7 @@ func (r *runner) evaluate(ctx context.Context, it int) (*EvalMetrics, error) {
 		TimeControl: clock.Limits{Nodes: int64(e.Simulations)},
 		PlyCap:      e.PlyCap,
 		Variant:     r.variant,
-		Seed:        seedFor(r.cfg.Seed, it, "evaluate", 0),
+		Seed:        seed.Derive(r.cfg.Seed, "evaluate", uint64(it), uint64(0)),
 		Event:       fmt.Sprintf("%s strength check, iteration %d", r.cfg.Name, it),
 		Progress:    r.opts.Progress,
 	})
@@ -102,7 +104,7 @@ func clampElo(x float64) float64 {
 // previousCheckpoint returns the newest kept checkpoint at or before
 // iteration want (iteration 0 is always kept).
 func (r *runner) previousCheckpoint(want int) int {
-	its, err := r.checkpointFiles()
+	its, err := runs.Checkpoints(r.dir)
 	if err == nil {
 		for _, it := range its {
 			if it <= max(want, 0) {

@@ -11,18 +11,19 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/fileutil"
+	"github.com/alicezero/alicezero/internal/progress"
+	"github.com/alicezero/alicezero/internal/seed"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/model"
 	"github.com/alicezero/alicezero/train/replay"
+	"github.com/alicezero/alicezero/train/runs"
 )
 
 // Options configures Run.
@@ -45,18 +46,6 @@ type Options struct {
 	Out      io.Writer
 	Progress io.Writer
 }
-
-// The run folder's layout.
-const (
-	configFile   = "config.yaml"
-	metricsFile  = "metrics.jsonl"
-	ckptDir      = "checkpoints"
-	bufferDir    = "buffer"
-	gamesDir     = "games"
-	ckptPattern  = "iter-%06d.azck"
-	shardPattern = "iter-%06d.shard"
-	pgnPattern   = "iter-%06d.pgn"
-)
 
 // runState is the run's progress, saved inside every checkpoint (its Extra
 // field), so that a checkpoint alone says where the run stood.
@@ -148,7 +137,7 @@ func Run(ctx context.Context, opts Options) error {
 
 func openRun(opts Options) (*runner, error) {
 	if opts.RunsDir == "" {
-		opts.RunsDir = "checkpoints"
+		opts.RunsDir = runs.DefaultRunsDir
 	}
 	if opts.Out == nil {
 		opts.Out = io.Discard
@@ -190,11 +179,14 @@ func (r *runner) create() error {
 	if name == "" {
 		name = r.cfg.Name + "-" + time.Now().Format("20060102-150405")
 	}
-	r.dir = filepath.Join(r.opts.RunsDir, name)
-	if entries, err := os.ReadDir(filepath.Join(r.dir, ckptDir)); err == nil && len(entries) > 0 {
+	var err error
+	if r.dir, err = runs.Dir(r.opts.RunsDir, name); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	if entries, err := os.ReadDir(filepath.Join(r.dir, runs.CheckpointDir)); err == nil && len(entries) > 0 {
 		return fmt.Errorf("run %s already exists in %s: continue it with --resume %s, or choose another --run name", name, r.opts.RunsDir, name)
 	}
-	for _, d := range []string{ckptDir, bufferDir, gamesDir} {
+	for _, d := range []string{runs.CheckpointDir, runs.BufferDir, runs.GamesDir} {
 		if err := os.MkdirAll(filepath.Join(r.dir, d), 0o755); err != nil {
 			return err
 		}
@@ -221,25 +213,28 @@ func (r *runner) writeConfig() error {
 		return err
 	}
 	header := "# The configuration of this run (flags applied). Documented field by field in configs/.\n"
-	return fileutil.WriteAtomic(filepath.Join(r.dir, configFile), append([]byte(header), b...))
+	return fileutil.WriteAtomic(filepath.Join(r.dir, runs.ConfigFile), append([]byte(header), b...))
 }
 
 func (r *runner) resume() error {
 	if r.opts.Name == "" {
 		return errors.New("train: --resume needs the run's name")
 	}
-	r.dir = filepath.Join(r.opts.RunsDir, r.opts.Name)
-	data, err := os.ReadFile(filepath.Join(r.dir, configFile))
+	var err error
+	if r.dir, err = runs.Dir(r.opts.RunsDir, r.opts.Name); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	data, err := os.ReadFile(filepath.Join(r.dir, runs.ConfigFile))
 	if err != nil {
 		return fmt.Errorf("resume %s: %w", r.opts.Name, err)
 	}
-	cfg, defaulted, err := ParseConfigDefaulted(data, filepath.Join(r.dir, configFile))
+	cfg, defaulted, err := ParseConfigDefaulted(data, filepath.Join(r.dir, runs.ConfigFile))
 	if err != nil {
 		return err
 	}
 	if len(defaulted) > 0 {
 		fmt.Fprintf(r.out, "note: %s lacks %s: taking the default's value (written back to the file)\n",
-			filepath.Join(r.dir, configFile), strings.Join(defaulted, ", "))
+			filepath.Join(r.dir, runs.ConfigFile), strings.Join(defaulted, ", "))
 	}
 	r.cfg = cfg
 	r.applyOverrides()
@@ -261,36 +256,15 @@ func (r *runner) resume() error {
 	return nil
 }
 
-// checkpointFiles lists the run's checkpoints by iteration, newest first.
-func (r *runner) checkpointFiles() ([]int, error) {
-	entries, err := os.ReadDir(filepath.Join(r.dir, ckptDir))
-	if err != nil {
-		return nil, err
-	}
-	var its []int
-	for _, e := range entries {
-		var it int
-		if n, _ := fmt.Sscanf(e.Name(), ckptPattern, &it); n == 1 && e.Name() == fmt.Sprintf(ckptPattern, it) {
-			its = append(its, it)
-		}
-	}
-	sort.Sort(sort.Reverse(sort.IntSlice(its)))
-	return its, nil
-}
-
-func (r *runner) ckptPath(it int) string {
-	return filepath.Join(r.dir, ckptDir, fmt.Sprintf(ckptPattern, it))
-}
-
 // latestCheckpoint loads the newest readable checkpoint, warning about
 // each newer one that is damaged.
 func (r *runner) latestCheckpoint() (*model.Checkpoint, error) {
-	its, err := r.checkpointFiles()
+	its, err := runs.Checkpoints(r.dir)
 	if err != nil {
 		return nil, fmt.Errorf("resume: %w", err)
 	}
 	for _, it := range its {
-		c, err := model.LoadCheckpoint(r.ckptPath(it))
+		c, err := model.LoadCheckpoint(runs.CheckpointPath(r.dir, it))
 		if err == nil {
 			var st runState
 			if err = json.Unmarshal(c.Extra, &st); err == nil && st.Iteration != it {
@@ -300,9 +274,9 @@ func (r *runner) latestCheckpoint() (*model.Checkpoint, error) {
 				return c, nil
 			}
 		}
-		fmt.Fprintf(r.out, "warning: checkpoint %s is unreadable (%v); falling back to the one before\n", r.ckptPath(it), err)
+		fmt.Fprintf(r.out, "warning: checkpoint %s is unreadable (%v); falling back to the one before\n", runs.CheckpointPath(r.dir, it), err)
 	}
-	return nil, fmt.Errorf("resume: no readable checkpoint in %s", filepath.Join(r.dir, ckptDir))
+	return nil, fmt.Errorf("resume: no readable checkpoint in %s", filepath.Join(r.dir, runs.CheckpointDir))
 }
 
 // setUp builds the network, optimiser, search and replay buffer, fresh or
@@ -316,7 +290,7 @@ func (r *runner) setUp(ckpt *model.Checkpoint) error {
 	if err != nil {
 		return err
 	}
-	w, err := model.NewWeights(arch, seedFor(r.cfg.Seed, 0, "weights", 0))
+	w, err := model.NewWeights(arch, seed.Derive(r.cfg.Seed, "weights", uint64(0), uint64(0)))
 	if err != nil {
 		return err
 	}
@@ -339,7 +313,7 @@ func (r *runner) setUp(ckpt *model.Checkpoint) error {
 		if err := r.loadBuffer(); err != nil {
 			return err
 		}
-		hist, err := readMetrics(filepath.Join(r.dir, metricsFile), r.state.Iteration+1)
+		hist, err := readMetrics(filepath.Join(r.dir, runs.MetricsFile), r.state.Iteration+1)
 		if err != nil {
 			return err
 		}
@@ -414,7 +388,7 @@ func (r *runner) rewriteMetrics() error {
 		sb.Write(b)
 		sb.WriteByte('\n')
 	}
-	return fileutil.WriteAtomic(filepath.Join(r.dir, metricsFile), []byte(sb.String()))
+	return fileutil.WriteAtomic(filepath.Join(r.dir, runs.MetricsFile), []byte(sb.String()))
 }
 
 func (r *runner) close() {
@@ -430,22 +404,13 @@ func (r *runner) elapsed() float64 {
 	return r.state.ElapsedSec + time.Since(r.started).Seconds()
 }
 
-// newBar returns a progress bar on w, or nil when w is nil.
-func newBar(w io.Writer, max int, desc, unit string) *progressbar.ProgressBar {
+// newBar returns a progress bar on w (plain periodic lines when w is not
+// a terminal), or nil when w is nil.
+func newBar(w io.Writer, max int, desc, unit string) *progress.Bar {
 	if w == nil {
 		return nil
 	}
-	return progressbar.NewOptions(max,
-		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription(desc),
-		progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetItsString(unit),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(200*time.Millisecond),
-		progressbar.OptionSetWidth(30),
-		progressbar.OptionClearOnFinish(),
-	)
+	return progress.New(w, max, desc, unit)
 }
 
 // iteration runs one iteration: self-play, training, checkpoint, and
@@ -503,7 +468,7 @@ func (r *runner) iteration(ctx context.Context, it int) error {
 	m.PositionsPerS = float64(plies) / spTime
 	m.SimsPerS = float64(r.searcher.Stats().Playouts) / spTime
 	r.calibrateResignation(games, threshold, &m)
-	shard := filepath.Join(bufferDir, fmt.Sprintf(shardPattern, it))
+	shard := runs.ShardName(it)
 	if err := replay.WriteShard(filepath.Join(r.dir, shard), samples); err != nil {
 		return err
 	}
@@ -606,7 +571,7 @@ func (r *runner) finishIteration(ctx context.Context, m Metrics) error {
 			m.Eval = ev
 		}
 	}
-	if err := appendMetrics(filepath.Join(r.dir, metricsFile), &m); err != nil {
+	if err := appendMetrics(filepath.Join(r.dir, runs.MetricsFile), &m); err != nil {
 		return err
 	}
 	r.history = append(r.history, m)
@@ -637,7 +602,7 @@ func (r *runner) trainSteps(ctx context.Context, it, newPositions int, m *Metric
 		return nil
 	}
 	steps := int(math.Ceil(float64(newPositions) * t.SampleReuse / float64(t.BatchSize)))
-	rng := rand.New(rand.NewPCG(seedFor(r.cfg.Seed, it, "train", 0), 2))
+	rng := rand.New(rand.NewPCG(seed.Derive(r.cfg.Seed, "train", uint64(it), uint64(0)), 2))
 	batch := replay.NewBatch(t.BatchSize, r.variant)
 	bar := newBar(r.opts.Progress, steps, fmt.Sprintf("iteration %d/%d training", it, r.cfg.Iterations), "steps")
 	start := time.Now()
@@ -702,13 +667,13 @@ func (r *runner) saveCheckpoint() error {
 	}
 	meta := map[string]string{"run": filepath.Base(r.dir), "config": r.cfg.Name, "variant": r.cfg.Variant,
 		"iteration": fmt.Sprint(r.state.Iteration)}
-	return model.SaveCheckpoint(r.ckptPath(r.state.Iteration), r.trainer.Checkpoint(meta, extra))
+	return model.SaveCheckpoint(runs.CheckpointPath(r.dir, r.state.Iteration), r.trainer.Checkpoint(meta, extra))
 }
 
 // pruneCheckpoints keeps the newest KeepLast checkpoints, every
 // KeepEvery-th, and iteration 0.
 func (r *runner) pruneCheckpoints() {
-	its, err := r.checkpointFiles()
+	its, err := runs.Checkpoints(r.dir)
 	if err != nil {
 		return
 	}
@@ -717,7 +682,7 @@ func (r *runner) pruneCheckpoints() {
 		if i < k.KeepLast || it == 0 || (k.KeepEvery > 0 && it%k.KeepEvery == 0) {
 			continue
 		}
-		if err := os.Remove(r.ckptPath(it)); err != nil {
+		if err := os.Remove(runs.CheckpointPath(r.dir, it)); err != nil {
 			fmt.Fprintf(r.out, "warning: %v\n", err)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/train/runs"
 )
 
 func tinyConfig(t *testing.T) *Config {
@@ -46,7 +47,7 @@ func TestTinyRunEndToEnd(t *testing.T) {
 			t.Errorf("%s missing or empty: %v", f, err)
 		}
 	}
-	hist, err := readMetrics(filepath.Join(run, metricsFile), 1<<30)
+	hist, err := readMetrics(filepath.Join(run, runs.MetricsFile), 1<<30)
 	if err != nil || len(hist) != 2 {
 		t.Fatalf("metrics: %d lines, %v", len(hist), err)
 	}
@@ -77,19 +78,19 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 	if !strings.Contains(out, "resuming run") {
 		t.Fatalf("no resume message:\n%s", out)
 	}
-	a, err := model.LoadCheckpoint(filepath.Join(dir, "straight", ckptDir, "iter-000002.azck"))
+	a, err := model.LoadCheckpoint(filepath.Join(dir, "straight", runs.CheckpointDir, "iter-000002.azck"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := model.LoadCheckpoint(filepath.Join(dir, "stopped", ckptDir, "iter-000002.azck"))
+	b, err := model.LoadCheckpoint(filepath.Join(dir, "stopped", runs.CheckpointDir, "iter-000002.azck"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !a.Weights.Equal(b.Weights) || a.Step != b.Step {
 		t.Fatalf("resumed weights differ from the uninterrupted run's (steps %d vs %d)", a.Step, b.Step)
 	}
-	sa, _ := os.ReadFile(filepath.Join(dir, "straight", bufferDir, "iter-000002.shard"))
-	sb, _ := os.ReadFile(filepath.Join(dir, "stopped", bufferDir, "iter-000002.shard"))
+	sa, _ := os.ReadFile(filepath.Join(dir, "straight", runs.BufferDir, "iter-000002.shard"))
+	sb, _ := os.ReadFile(filepath.Join(dir, "stopped", runs.BufferDir, "iter-000002.shard"))
 	if !bytes.Equal(sa, sb) {
 		t.Fatal("resumed self-play games differ")
 	}
@@ -100,7 +101,7 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 func TestCorruptLatestCheckpointFallsBack(t *testing.T) {
 	dir := t.TempDir()
 	runTiny(t, dir, "r", 2, false)
-	latest := filepath.Join(dir, "r", ckptDir, "iter-000002.azck")
+	latest := filepath.Join(dir, "r", runs.CheckpointDir, "iter-000002.azck")
 	data, err := os.ReadFile(latest)
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +119,7 @@ func TestCorruptLatestCheckpointFallsBack(t *testing.T) {
 	if _, err := model.LoadCheckpoint(latest); err != nil {
 		t.Fatalf("iteration 2 was not redone: %v", err)
 	}
-	hist, err := readMetrics(filepath.Join(dir, "r", metricsFile), 1<<30)
+	hist, err := readMetrics(filepath.Join(dir, "r", runs.MetricsFile), 1<<30)
 	if err != nil || len(hist) != 2 || hist[1].Iteration != 2 {
 		t.Fatalf("metrics after the redo: %d lines, %v", len(hist), err)
 	}
@@ -146,7 +147,7 @@ func TestInterruptLeavesResumableRun(t *testing.T) {
 	}()
 	// Let it finish an iteration or two, then interrupt.
 	for {
-		if _, err := os.Stat(filepath.Join(dir, "int", ckptDir, "iter-000001.azck")); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, "int", runs.CheckpointDir, "iter-000001.azck")); err == nil {
 			break
 		}
 		time.Sleep(10 * time.Millisecond)

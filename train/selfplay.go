@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/seed"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/train/replay"
 )
@@ -63,20 +64,6 @@ func (c *Config) MCTSConfig() mcts.Config {
 	return m
 }
 
-// seedFor derives a seed for one purpose of one iteration from the run's
-// seed, so that a resumed run draws exactly what an uninterrupted one does.
-func seedFor(runSeed uint64, iteration int, purpose string, index int) uint64 {
-	h := runSeed ^ 0x9e3779b97f4a7c15
-	for _, b := range []byte(purpose) {
-		h = (h ^ uint64(b)) * 0x100000001b3
-	}
-	h ^= uint64(iteration)<<32 ^ uint64(index)
-	h ^= h >> 33
-	h *= 0xff51afd7ed558ccd
-	h ^= h >> 33
-	return h
-}
-
 // selfPlay plays games with the searcher, up to SelfPlay.ParallelGames at
 // once with their leaves batched together. A side resigns when, after a
 // full search, both the root's value and its most visited move's value are
@@ -84,7 +71,7 @@ func seedFor(runSeed uint64, iteration int, purpose string, index int) uint64 {
 // games kept to check the threshold. done is called after each game.
 func selfPlay(ctx context.Context, cfg *Config, variant env.Variant, s *mcts.Searcher, iteration, games int, resignThreshold float64, done func(*SelfPlayGame)) ([]*SelfPlayGame, error) {
 	sp := &cfg.SelfPlay
-	resignRNG := rand.New(rand.NewPCG(seedFor(cfg.Seed, iteration, "resign", 0), 1))
+	resignRNG := rand.New(rand.NewPCG(seed.Derive(cfg.Seed, "resign", uint64(iteration), uint64(0)), 1))
 	type slot struct {
 		tree *mcts.Tree
 		game *SelfPlayGame
@@ -95,7 +82,7 @@ func selfPlay(ctx context.Context, cfg *Config, variant env.Variant, s *mcts.Sea
 	next := 0
 	newGame := func(sl *slot) error {
 		pos := env.NewPosition(variant)
-		seed := seedFor(cfg.Seed, iteration, "game", next)
+		seed := seed.Derive(cfg.Seed, "game", uint64(iteration), uint64(next))
 		if sl.tree == nil {
 			t, err := s.NewTree(pos, seed)
 			if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/train/runs"
 )
 
 // Games stopped at the ply cap are scored by material, as the search
@@ -122,7 +123,7 @@ func TestResignCalibration(t *testing.T) {
 func TestHeldoutMetricsInMetricsFile(t *testing.T) {
 	dir := t.TempDir()
 	runTiny(t, dir, "h", 2, false)
-	data, err := os.ReadFile(filepath.Join(dir, "h", metricsFile))
+	data, err := os.ReadFile(filepath.Join(dir, "h", runs.MetricsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +151,7 @@ func TestHeldoutMetricsInMetricsFile(t *testing.T) {
 func TestResumeCompletesAMissingMetricsLine(t *testing.T) {
 	dir := t.TempDir()
 	runTiny(t, dir, "m", 2, false)
-	path := filepath.Join(dir, "m", metricsFile)
+	path := filepath.Join(dir, "m", runs.MetricsFile)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -179,7 +180,7 @@ func TestResumeSkipsDamagedShardAndReadsOnlyTheWindow(t *testing.T) {
 	if err := Run(context.Background(), Options{RunsDir: dir, Name: "w", Config: cfg, Iterations: 4, Out: &out}); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	ck, err := model.LoadCheckpoint(filepath.Join(dir, "w", ckptDir, "iter-000004.azck"))
+	ck, err := model.LoadCheckpoint(filepath.Join(dir, "w", runs.CheckpointDir, "iter-000004.azck"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +188,7 @@ func TestResumeSkipsDamagedShardAndReadsOnlyTheWindow(t *testing.T) {
 	if err := json.Unmarshal(ck.Extra, &st); err != nil {
 		t.Fatal(err)
 	}
-	if len(st.Shards) == 0 || len(st.Shards) >= 4 || st.Shards[len(st.Shards)-1].Path != filepath.Join(bufferDir, "iter-000004.shard") {
+	if len(st.Shards) == 0 || len(st.Shards) >= 4 || st.Shards[len(st.Shards)-1].Path != filepath.Join(runs.BufferDir, "iter-000004.shard") {
 		t.Fatalf("checkpoint lists shards %+v, want only the newest that cover the window", st.Shards)
 	}
 	newest := filepath.Join(dir, "w", st.Shards[len(st.Shards)-1].Path)
@@ -198,7 +199,7 @@ func TestResumeSkipsDamagedShardAndReadsOnlyTheWindow(t *testing.T) {
 	if !strings.Contains(res, "skipping a replay shard") || !strings.Contains(res, "iter 5:") {
 		t.Fatalf("resume with a damaged shard:\n%s", res)
 	}
-	hist, err := readMetrics(filepath.Join(dir, "w", metricsFile), 1<<30)
+	hist, err := readMetrics(filepath.Join(dir, "w", runs.MetricsFile), 1<<30)
 	if err != nil || hist[len(hist)-1].SkippedShards != 1 {
 		t.Fatalf("skipped shards not counted: %v %+v", err, hist[len(hist)-1])
 	}

@@ -36,6 +36,9 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		s := uint64(*seed)
 		opts.Seed = &s
 	}
+	if *resume != "" && flagSet(fs, "config") {
+		return usageError(fs, "--resume continues a run with the configuration saved in its folder; --config cannot change it (edit that run's config.yaml, or start a new run)")
+	}
 	runName, err := checkRun(*runsDir, *name, *resume)
 	if err != nil {
 		return err

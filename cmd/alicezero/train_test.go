@@ -18,6 +18,12 @@ func TestTrainCommandTinyAndResume(t *testing.T) {
 	if !strings.Contains(out, "iter 1:") {
 		t.Fatalf("no summary line:\n%s", out)
 	}
+	// --resume takes the run's own configuration: --config with it is an
+	// error, not silently ignored.
+	_, errOut, code = runCLI(t, "", "train", "--config", "small", "--runs-dir", dir, "--resume", "cli", "--quiet")
+	if code != 2 || !strings.Contains(errOut, "--config cannot change it") {
+		t.Fatalf("--resume with --config: exit %d, stderr %q", code, errOut)
+	}
 	out, errOut, code = runCLI(t, "", "train", "--runs-dir", dir, "--resume", "cli", "--iterations", "2", "--quiet")
 	if code != 0 || !strings.Contains(out, "resuming run") || !strings.Contains(out, "iter 2:") {
 		t.Fatalf("resume: exit %d\n%s\n%s", code, out, errOut)

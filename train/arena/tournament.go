@@ -48,7 +48,6 @@ func ParseFormat(s string) (Format, error) {
 	return 0, fmt.Errorf("format %q: want gauntlet or roundrobin", s)
 }
 
-
 // ClockControl returns the time control of a per-game clock of base plus
 // inc per move for both players.
 func ClockControl(base, inc time.Duration) clock.Limits {
