@@ -107,7 +107,7 @@ func (s *Server) searchPosition(sr *search, req *searchRequest, se *session) err
 		if err != nil {
 			return err
 		}
-		sr.root = p
+		sr.root = p.Clone()
 		for i, text := range req.Moves {
 			m, err := p.ParseMove(text)
 			if err != nil {

@@ -43,7 +43,13 @@ func (f *fakeEngine) Close() error {
 	return nil
 }
 
+// panicFEN is a position the fake engine panics on.
+const panicFEN = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
+
 func (f *fakeEngine) Search(ctx context.Context, pos *env.Position, lim Limits, report func(Info)) (Info, error) {
+	if pos.FEN() == panicFEN {
+		panic("fake engine: the panic position")
+	}
 	var ml env.MoveList
 	pos.LegalMoves(&ml)
 	if ml.N == 0 {
@@ -76,6 +82,9 @@ func (f *fakeEngine) Search(ctx context.Context, pos *env.Position, lim Limits, 
 		}
 	}
 	steps := max(1, f.steps)
+	if lim.Visits > 0 {
+		steps = min(steps, max(1, lim.Visits/10)) // a report per ten visits
+	}
 	for i := 1; i <= steps; i++ {
 		if ctx.Err() != nil {
 			break
@@ -145,9 +154,12 @@ func newTestServer(t *testing.T, opts Options, fl *fakeLoader) *httptest.Server 
 // client is a visitor: an HTTP client with its own cookies (session).
 type client struct {
 	t    *testing.T
+	srv  *httptest.Server
 	base string
 	hc   *http.Client
 }
+
+func (c *client) ts() *httptest.Server { return c.srv }
 
 func newClient(t *testing.T, ts *httptest.Server) *client {
 	t.Helper()
@@ -155,7 +167,7 @@ func newClient(t *testing.T, ts *httptest.Server) *client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &client{t: t, base: ts.URL, hc: &http.Client{Jar: jar, Timeout: 20 * time.Second}}
+	return &client{t: t, srv: ts, base: ts.URL, hc: &http.Client{Jar: jar, Timeout: 20 * time.Second}}
 }
 
 // do sends a request (body as JSON unless it is a string) and returns
