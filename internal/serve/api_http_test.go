@@ -41,7 +41,7 @@ func TestHTTPErrorsAreJSON(t *testing.T) {
 
 func TestPageIsServed(t *testing.T) {
 	c := newClient(t, newTestServer(t, Options{}, nil))
-	for _, path := range []string{"/", "/app.js", "/style.css"} {
+	for _, path := range []string{"/", "/js/app.js", "/js/board.js", "/style.css", "/favicon.svg"} {
 		resp, err := c.hc.Get(c.base + path)
 		if err != nil {
 			t.Fatal(err)

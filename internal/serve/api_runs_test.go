@@ -41,11 +41,15 @@ func writeRun(t testing.TB, dir, name string, iterations int) {
 	var sb strings.Builder
 	for it := 1; it <= iterations; it++ {
 		x := float64(it)
+		// Curves shaped like a real run's, with a little deterministic noise.
+		noise := func(k float64) float64 { return math.Sin(x*k) * math.Cos(x*k*0.37) }
 		m := map[string]any{
 			"iteration": it, "time": time.Date(2026, 1, 1, 0, it, 0, 0, time.UTC).Format(time.RFC3339),
-			"loss_policy": 6 - 2*math.Log1p(x/5), "loss_value": 1 - 0.3*math.Log1p(x/8), "loss_total": 7 - 2.3*math.Log1p(x/5),
-			"games_per_hour": 18000 + 500*math.Sin(x), "mean_game_length": 110 - x, "learning_rate": 0.02,
-			"heldout_policy_kl": 0.5 / x, "ramp_fraction": math.Min(1, x/10),
+			"loss_policy": 6 - 2*math.Log1p(x/5) + 0.08*noise(1.3), "loss_value": 1 - 0.3*math.Log1p(x/8) + 0.03*noise(2.1),
+			"loss_total":     7 - 2.3*math.Log1p(x/5) + 0.1*noise(1.7),
+			"games_per_hour": 18000 + 500*noise(0.9), "mean_game_length": 110 - x + 4*noise(1.1), "learning_rate": 0.02,
+			"heldout_value_loss": 1.05 - 0.25*math.Log1p(x/8) + 0.02*noise(0.7), "heldout_value_baseline": 1.0,
+			"heldout_policy_kl": 0.5/x + 0.01*noise(1.9), "ramp_fraction": math.Min(1, x/10),
 		}
 		if it%2 == 0 {
 			m["eval"] = map[string]any{

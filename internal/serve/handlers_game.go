@@ -40,8 +40,10 @@ func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request, se *session)
 	return nil
 }
 
-// withGame runs f on the session's game under its lock and answers with
-// the game's state.
+// withGame runs f on the session's game under the session's lock and
+// answers with the game's state. A change made there and the stopping of
+// the session's searches happen in one step, so that an engine move found
+// for the old game is never played into the new one.
 func withGame(w http.ResponseWriter, se *session, f func(g *game) error) error {
 	se.mu.Lock()
 	defer se.mu.Unlock()
@@ -70,8 +72,8 @@ func (s *Server) handleNewGame(w http.ResponseWriter, r *http.Request, se *sessi
 	if err != nil {
 		return err
 	}
-	se.stopSearches()
 	return withGame(w, se, func(g *game) error {
+		se.stopSearchesLocked()
 		g.set(p, nil)
 		return nil
 	})
@@ -116,8 +118,8 @@ func (s *Server) handleUndo(w http.ResponseWriter, r *http.Request, se *session)
 	if req.Plies < 0 || req.Plies > 10000 {
 		return badRequest("plies must lie in 1..10000, got %d", req.Plies)
 	}
-	se.stopSearches()
 	return withGame(w, se, func(g *game) error {
+		se.stopSearchesLocked()
 		g.undo(req.Plies)
 		return nil
 	})
@@ -158,8 +160,8 @@ func (s *Server) handleLoad(w http.ResponseWriter, r *http.Request, se *session)
 	if err != nil {
 		return err
 	}
-	se.stopSearches()
 	return withGame(w, se, func(g *game) error {
+		se.stopSearchesLocked()
 		g.set(p, tags)
 		return nil
 	})

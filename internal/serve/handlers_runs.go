@@ -75,6 +75,7 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request, se *sessi
 		return err
 	}
 	w.Header().Set("ETag", etag)
+	w.Header().Set("Cache-Control", "no-cache") // the browser revalidates with the ETag
 	writeJSON(w, http.StatusOK, metricsResponse{Run: name, Rows: rows, Skipped: skipped})
 	return nil
 }

@@ -38,7 +38,8 @@ type errorBody struct {
 	Error string `json:"error"`
 }
 
-// writeJSON answers with v as JSON.
+// writeJSON answers with v as JSON, not to be cached unless the handler
+// set its own Cache-Control.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -47,7 +48,9 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("Cache-Control", "no-store")
+	if h.Get("Cache-Control") == "" {
+		h.Set("Cache-Control", "no-store")
+	}
 	w.WriteHeader(status)
 	_, _ = w.Write(append(b, '\n')) // a client that went away needs no answer
 }

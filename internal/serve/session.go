@@ -60,6 +60,11 @@ func (se *session) findSearch(id string) *search {
 func (se *session) stopSearches() {
 	se.mu.Lock()
 	defer se.mu.Unlock()
+	se.stopSearchesLocked()
+}
+
+// stopSearchesLocked is stopSearches with se.mu held.
+func (se *session) stopSearchesLocked() {
 	for _, sr := range se.searches {
 		sr.stop()
 	}
