@@ -41,6 +41,7 @@ func commands() []command {
 		{"xboard", "run as an XBoard/WinBoard (CECP v2) engine", runXboard},
 		{"play", "play against the network in the terminal", runPlay},
 		{"export", "write a checkpoint's network as ONNX plus a JSON description", runExport},
+		{"serve", "serve a web page to play, analyse, review games and watch training", runServe},
 	}
 	sort.Slice(cmds, func(i, j int) bool { return cmds[i].name < cmds[j].name })
 	return cmds

@@ -1,51 +1,34 @@
 package serve
 
 import (
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/alicezero/alicezero/internal/serve/browsertest"
+	"github.com/alicezero/alicezero/internal/serve/servetest"
 )
 
-// screenshots, when set, is the folder the browser tests save their
-// screenshots in: go test ./internal/serve -run Browser -screenshots ../../docs
-var screenshots = flag.String("screenshots", "", "save screenshots of the play and training views in this folder")
-
 // openPage serves a server with the fake engine and opens its page.
-func openPage(t *testing.T, opts Options, fl *fakeLoader) (*browsertest.Page, string) {
+func openPage(t *testing.T, opts Options, fl *fakeLoader) (*servetest.Page, string) {
 	t.Helper()
-	browsertest.Chromium(t)
+	servetest.Chromium(t)
 	ts := newTestServer(t, opts, fl)
-	p := browsertest.Open(t, 1400, 1000)
+	p := servetest.Open(t, 1400, 1000)
 	p.Navigate(ts.URL + "/")
 	return p, ts.URL
 }
 
-func noPageErrors(t *testing.T, p *browsertest.Page) {
+func noPageErrors(t *testing.T, p *servetest.Page) {
 	t.Helper()
 	if errs := p.Errors(); len(errs) > 0 {
 		t.Errorf("the page logged errors:\n%s", strings.Join(errs, "\n"))
 	}
 }
 
-func saveScreenshot(t *testing.T, p *browsertest.Page, name string) {
-	t.Helper()
-	if *screenshots == "" {
-		return
-	}
-	path := filepath.Join(*screenshots, name)
-	p.Screenshot(path)
-	t.Logf("saved %s", path)
-}
-
 // firstMove picks the first legal move in UCI order that is not a king's:
 // deterministic, and a game of them lasts.
-func firstMove(ply int, legal []browsertest.Move) browsertest.Move {
+func firstMove(ply int, legal []servetest.Move) servetest.Move {
 	best := legal[0]
 	for _, m := range legal {
 		if !strings.HasPrefix(m.SAN, "K") && (strings.HasPrefix(best.SAN, "K") || m.UCI < best.UCI) {
@@ -79,7 +62,6 @@ func TestBrowserPlay(t *testing.T) {
 	if !strings.Contains(analysis, "visits") {
 		t.Errorf("analysis pane: %q", analysis)
 	}
-	saveScreenshot(t, p, "web-play.png")
 
 	// Undo takes back the engine's reply and the player's move.
 	p.Click("#btn-undo")
@@ -114,7 +96,7 @@ func TestBrowserDragAndPromotion(t *testing.T) {
 	p.SetValue("#paste-text", "4k3/P7/8/8/8/8/8/4K3 w - - 0 1")
 	p.Click("#paste-load")
 	p.WaitFor(10*time.Second, `document.body.dataset.ply === '0' && document.getElementById('paste-box').classList.contains('hidden')`)
-	p.ClickMove(browsertest.Move{From: "a7", To: "a8", FromBoard: "A", ToBoard: "B", Promotion: "n"})
+	p.ClickMove(servetest.Move{From: "a7", To: "a8", FromBoard: "A", ToBoard: "B", Promotion: "n"})
 	p.WaitFor(10*time.Second, `document.body.dataset.ply === '1'`)
 	var boardB string
 	p.Eval(`fetch('/api/game').then(r => r.json()).then(g => g.boards.B)`, &boardB)
@@ -191,25 +173,13 @@ func TestBrowserTraining(t *testing.T) {
 	// Hovering a chart shows the values at that iteration.
 	p.Hover(`#charts .chart svg`)
 	p.WaitFor(5*time.Second, `!document.querySelector('#charts .chart-tip').classList.contains('hidden')`)
-	saveScreenshot(t, p, "web-training.png")
 
 	// The run goes on: a new line appears in the charts without a reload.
-	writeRun(t, dir, "small-demo", 25)
+	servetest.WriteRun(t, dir, "small-demo", 25)
 	p.WaitFor(15*time.Second, `document.querySelectorAll('#ckpt-table tbody tr').length === 25`)
 
 	// A sampled game opens in the review view.
 	p.Click(`#run-games button[data-file="iter-000025.pgn"]`)
 	p.WaitFor(10*time.Second, `document.body.dataset.view === 'review' && document.body.dataset.reviewPly === '5'`)
 	noPageErrors(t, p)
-}
-
-func TestMain(m *testing.M) {
-	flag.Parse()
-	if *screenshots != "" {
-		if err := os.MkdirAll(*screenshots, 0o755); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-	}
-	os.Exit(m.Run())
 }

@@ -175,7 +175,11 @@ export class TrainingView {
     const { checkpoints } = await api('GET', `/runs/${encodeURIComponent(name)}/checkpoints`);
     const tbody = this.$('ckpt-table').querySelector('tbody');
     tbody.replaceChildren();
-    const score = (ms) => (ms ? `${formatNumber(ms.score)} (+${ms.wins ?? '?'} =${ms.draws ?? '?'} −${ms.losses ?? '?'})` : '');
+    const score = (ms) => {
+      if (!ms) return '';
+      const wdl = ms.wins !== undefined ? ` (+${ms.wins} =${ms.draws ?? 0} −${ms.losses ?? 0})` : '';
+      return `${formatNumber(ms.score)}${wdl}`;
+    };
     for (const c of checkpoints) {
       const tr = document.createElement('tr');
       const ev = c.eval || {};

@@ -1,12 +1,12 @@
-// Package browsertest drives headless Chromium for the tests of the web
-// frontend (internal/serve and cmd/alicezero): it starts the browser,
-// collects the page's console errors, and plays moves by clicking the
-// boards as a person would.
+// Package servetest helps the tests of the web frontend (internal/serve
+// and cmd/alicezero): it drives headless Chromium, collecting the page's
+// console errors and playing moves by clicking the boards as a person
+// would, and it writes training run folders to show.
 //
-// Tests skip when Chromium is missing, unless the CI environment variable
-// is set: then they fail, since CI must run them (.ci/run installs
-// Debian's chromium package).
-package browsertest
+// Browser tests skip when Chromium is missing, unless the CI environment
+// variable is set: then they fail, since CI must run them (.ci/run
+// installs Debian's chromium package).
+package servetest
 
 import (
 	"context"
