@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
-	"time"
 
 	"github.com/alicezero/alicezero/env"
 )
@@ -43,7 +42,6 @@ type search struct {
 	weights weightsChoice
 	// version is the session game's version when a kindPlay search began.
 	version int
-	created time.Time
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -65,7 +63,7 @@ type sseEvent struct {
 
 func newSearch(parent context.Context, owner *session, kind searchKind) *search {
 	ctx, cancel := context.WithCancel(parent)
-	return &search{id: newID(), owner: owner, kind: kind, created: time.Now(), ctx: ctx, cancel: cancel,
+	return &search{id: newID(), owner: owner, kind: kind, ctx: ctx, cancel: cancel,
 		state: stateQueued, changed: make(chan struct{})}
 }
 
