@@ -62,10 +62,12 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request, se *sessio
 			return badRequest("nothing to search: the game is over (%s)", st)
 		}
 	}
-	se.addSearch(sr)
+	// A refused search leaves the visitor's running one alone; an
+	// accepted one replaces it.
 	if err := s.enqueue(sr); err != nil {
 		return err
 	}
+	se.addSearch(sr)
 	res := sr.summary()
 	res.Queued = len(s.queue)
 	writeJSON(w, http.StatusAccepted, res)
