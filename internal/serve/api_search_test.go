@@ -114,11 +114,12 @@ func TestSearchAnalyseStop(t *testing.T) {
 
 func TestSearchQueueIsBounded(t *testing.T) {
 	gate := make(chan struct{})
-	defer close(gate)
 	fl := &fakeLoader{steps: 1, gate: gate}
 	ts := newTestServer(t, Options{Searchers: 1, Queue: 2}, fl)
 	// Each visitor has one search; the worker holds the first, the queue
 	// the next two, and the fourth is refused.
+	var last *client
+	var lastID string
 	for i := range 3 {
 		c := newClient(t, ts)
 		var sj searchJSON
@@ -131,8 +132,15 @@ func TestSearchQueueIsBounded(t *testing.T) {
 				c.call("GET", "/api/search/"+sj.ID, nil, http.StatusOK, &sj)
 			}
 		}
+		last, lastID = c, sj.ID
 	}
 	newClient(t, ts).fails("POST", "/api/search", map[string]any{"visits": 10}, http.StatusServiceUnavailable, "busy")
+	// A refused search leaves the visitor's queued one alone.
+	last.fails("POST", "/api/search", map[string]any{"visits": 10}, http.StatusServiceUnavailable, "busy")
+	close(gate)
+	if d := doneOf(t, last.events(lastID)); d.State != "done" {
+		t.Errorf("the queued search ended %s", d.State)
+	}
 }
 
 func TestSearchReview(t *testing.T) {
