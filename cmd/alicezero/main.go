@@ -42,6 +42,7 @@ func commands() []command {
 		{"play", "play against the network in the terminal", runPlay},
 		{"export", "write a checkpoint's network as ONNX plus a JSON description", runExport},
 		{"pychess", "play on pychess.org as a BOT account", runPychess},
+		{"serve", "serve a web page to play, analyse, review games and watch training", runServe},
 	}
 	sort.Slice(cmds, func(i, j int) bool { return cmds[i].name < cmds[j].name })
 	return cmds

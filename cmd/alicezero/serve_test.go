@@ -1,0 +1,226 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"flag"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sourcegraph/conc"
+
+	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/serve"
+	"github.com/alicezero/alicezero/internal/serve/servetest"
+)
+
+// screenshots, when set, is the folder TestServeInBrowser saves the
+// play and training views in (docs/ holds them):
+//
+//	go test ./cmd/alicezero -run TestServeInBrowser -screenshots ../../docs
+var screenshots = flag.String("screenshots", "", "save screenshots of the web page's play and training views in this folder")
+
+func TestServeFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--addr", "0.0.0.0:0", "--runs-dir", ""}, 1, "--token"},
+		{[]string{"--addr", ":0", "--runs-dir", ""}, 1, "refusing"},
+		{[]string{"--addr", "8080"}, 1, "host:port"},
+		{[]string{"--threads", "0"}, 1, "--threads"},
+		{[]string{"--searchers", "0"}, 1, "searchers"},
+		{[]string{"--weights", filepath.Join(t.TempDir(), "missing.azck")}, 1, "--weights"},
+		{[]string{"extra"}, 2, "Usage"},
+		{[]string{"--nope"}, 2, "Usage"},
+	} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), append([]string{"serve"}, tc.args...), nil, &out, &errb)
+		if code != tc.code || !strings.Contains(errb.String(), tc.want) {
+			t.Errorf("serve %q: exit %d, stderr %q; want exit %d mentioning %q", tc.args, code, errb.String(), tc.code, tc.want)
+		}
+	}
+}
+
+func TestServeEngine(t *testing.T) {
+	e, err := serveLoader(1)(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if !strings.Contains(e.Describe(), "plain search") {
+		t.Errorf("Describe: %q", e.Describe())
+	}
+	pos := env.NewPosition(env.Alice)
+	var reports []serve.Info
+	in, err := e.Search(context.Background(), pos, serve.Limits{Visits: 300}, func(r serve.Info) { reports = append(reports, r) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !in.Final || in.Nodes != 300 || len(in.PV) == 0 || in.PV[0] != in.BestMove {
+		t.Fatalf("final report: final %v, %d nodes, PV %v, best %v", in.Final, in.Nodes, in.PV, in.BestMove)
+	}
+	var ml env.MoveList
+	pos.LegalMoves(&ml)
+	if !ml.Contains(in.BestMove) || len(in.Top) != ml.N {
+		t.Fatalf("best %v, %d root moves of %d", in.BestMove, len(in.Top), ml.N)
+	}
+	visits := 0
+	for _, m := range in.Top {
+		visits += m.Visits
+	}
+	if visits < 299 {
+		t.Errorf("root moves hold %d visits, want about 300", visits)
+	}
+	// A longer search reports while it goes: the reports before the end
+	// list the root moves too, and count up.
+	reports = nil
+	if _, err := e.Search(context.Background(), pos, serve.Limits{Time: 900 * time.Millisecond}, func(r serve.Info) { reports = append(reports, r) }); err != nil {
+		t.Fatal(err)
+	}
+	if len(reports) < 2 {
+		t.Fatalf("%d progress reports", len(reports))
+	}
+	for i, r := range reports {
+		if len(r.Top) == 0 && i > 0 || r.Final {
+			t.Errorf("report %d: %d top moves, final %v", i, len(r.Top), r.Final)
+		}
+		if i > 0 && r.Nodes < reports[i-1].Nodes {
+			t.Errorf("report %d: %d nodes after %d", i, r.Nodes, reports[i-1].Nodes)
+		}
+	}
+
+	// A time limit, and a stop.
+	t0 := time.Now()
+	if _, err := e.Search(context.Background(), pos, serve.Limits{Time: 400 * time.Millisecond}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(t0); d < 300*time.Millisecond || d > 3*time.Second {
+		t.Errorf("a 400 ms search took %v", d)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	t0 = time.Now()
+	in, err = e.Search(ctx, pos, serve.Limits{Time: 30 * time.Second}, nil)
+	if err != nil || !ml.Contains(in.BestMove) {
+		t.Fatalf("stopped search: %v, best %v", err, in.BestMove)
+	}
+	if d := time.Since(t0); d > 3*time.Second {
+		t.Errorf("a search stopped after 200 ms took %v", d)
+	}
+
+	// A mate in one is found and announced.
+	mate, err := env.ParseFEN(fenAfter2dxe4, env.Alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err = e.Search(context.Background(), mate, serve.Limits{Visits: 200}, nil)
+	if err != nil || in.MateIn != 1 || mate.SAN(in.BestMove) != "Bb5#" {
+		t.Errorf("mate in one: %v, mate %d, best %s", err, in.MateIn, mate.SAN(in.BestMove))
+	}
+	mate.MakeMove(in.BestMove)
+	if _, err := e.Search(context.Background(), mate, serve.Limits{Visits: 10}, nil); err == nil {
+		t.Error("a search of a mated position did not fail")
+	}
+}
+
+// startServe runs "alicezero serve" with args on a free loopback port
+// and returns its address; it stops with the test.
+func startServe(t *testing.T, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	var errb bytes.Buffer
+	var wg conc.WaitGroup
+	code := -1
+	wg.Go(func() {
+		code = run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), nil, pw, &errb)
+		pw.Close()
+	})
+	t.Cleanup(func() {
+		cancel()
+		wg.Wait()
+		if code != 0 && code != 130 {
+			t.Errorf("serve exited %d: %s", code, errb.String())
+		}
+	})
+	sc := bufio.NewScanner(pr)
+	for sc.Scan() {
+		if url, ok := strings.CutPrefix(sc.Text(), "AliceZero is serving on "); ok {
+			wg.Go(func() { _, _ = io.Copy(io.Discard, pr) })
+			return url
+		}
+	}
+	t.Fatalf("serve printed no address; stderr: %s", errb.String())
+	return ""
+}
+
+// openingMoves are White's moves the browser game tries first, so that it
+// develops pieces onto both boards; after them it plays the first legal
+// move that is not the king's, in UCI order.
+var openingMoves = []string{"e2e4", "g1f3", "b1c3", "d2d4", "f1c4", "c1f4", "d1d3", "e1g1"}
+
+func chooseMove(ply int, legal []servetest.Move) servetest.Move {
+	for _, u := range openingMoves {
+		if i := slices.IndexFunc(legal, func(m servetest.Move) bool { return m.UCI == u }); i >= 0 {
+			return legal[i]
+		}
+	}
+	best := legal[0]
+	for _, m := range legal {
+		if !strings.HasPrefix(m.SAN, "K") && (strings.HasPrefix(best.SAN, "K") || m.UCI < best.UCI) {
+			best = m
+		}
+	}
+	return best
+}
+
+// TestServeInBrowser is the frontend's acceptance test: "alicezero serve"
+// with the real search, its page in headless Chromium without a console
+// error, and a game of ten moves each played by clicks against the engine.
+func TestServeInBrowser(t *testing.T) {
+	servetest.Chromium(t)
+	runs := t.TempDir()
+	servetest.WriteRun(t, runs, "small-20261130", 30)
+	url := startServe(t, "--visits", "24", "--runs-dir", runs)
+	p := servetest.Open(t, 1440, 900)
+	p.Navigate(url)
+	g := p.PlayAgainstEngine(20, chooseMove, 60*time.Second)
+	if g.Ply < 20 && g.Status == "ongoing" {
+		t.Fatalf("the game stopped at ply %d", g.Ply)
+	}
+	var engineName string
+	p.Eval(`document.getElementById('engine-name').textContent`, &engineName)
+	if !strings.Contains(engineName, "plain search") {
+		t.Errorf("engine shown as %q", engineName)
+	}
+	if *screenshots != "" && g.Status == "ongoing" {
+		// Pick up the piece with the most moves, so that its targets show
+		// on both boards.
+		count := map[servetest.Move]int{}
+		var most servetest.Move
+		for _, m := range g.Legal {
+			k := servetest.Move{From: m.From, FromBoard: m.FromBoard}
+			if count[k]++; count[k] > count[most] {
+				most = k
+			}
+		}
+		p.ClickSquare("play-boards", most.FromBoard, most.From)
+		p.Screenshot(filepath.Join(*screenshots, "web-play.png"))
+	}
+	p.Click(`#tabs [data-view=training]`)
+	p.WaitFor(20*time.Second, `Number(document.body.dataset.charts) >= 5`)
+	if *screenshots != "" {
+		p.Hover(`#charts .chart svg`)
+		p.Screenshot(filepath.Join(*screenshots, "web-training.png"))
+	}
+	if errs := p.Errors(); len(errs) > 0 {
+		t.Errorf("the page logged errors:\n%s", strings.Join(errs, "\n"))
+	}
+}

@@ -1,0 +1,90 @@
+// The analysis pane: a win/draw/loss bar from White's view, the
+// evaluation, the principal variation and the top moves with their share
+// of the visits.
+
+function h(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+// score writes an evaluation from White's view: a mate, else the
+// expected score W-L as a signed number.
+export function scoreText(info) {
+  if (info.mate) {
+    const whiteMates = (info.mate > 0) === (info.side === 'white');
+    return `${whiteMates ? '' : '-'}M${Math.abs(info.mate)}`;
+  }
+  const v = info.white_value;
+  return `${v >= 0 ? '+' : ''}${v.toFixed(2)}`;
+}
+
+// whiteWDL turns a side-to-move WDL into White's.
+export function whiteWDL(info) {
+  const [w, d, l] = info.wdl;
+  return info.side === 'white' ? [w, d, l] : [l, d, w];
+}
+
+export function pvText(info, fullmove) {
+  let n = fullmove || 1;
+  let white = info.side === 'white';
+  const parts = [];
+  info.pv.forEach((m, i) => {
+    if (white) parts.push(`${n}.`);
+    else if (i === 0) parts.push(`${n}…`);
+    parts.push(m.san);
+    if (!white) n++;
+    white = !white;
+  });
+  return parts.join(' ');
+}
+
+export function renderAnalysis(box, info, opts = {}) {
+  box.replaceChildren();
+  if (!info) {
+    box.appendChild(h('p', 'muted', opts.idle || 'The engine is not thinking.'));
+    return;
+  }
+  const [w, d, l] = whiteWDL(info);
+  const head = h('div', 'an-head');
+  head.appendChild(h('span', 'score', scoreText(info)));
+  head.appendChild(h('span', 'muted', `${info.nodes.toLocaleString()} visits · ${(info.elapsed_ms / 1000).toFixed(1)} s${info.final ? '' : ' · thinking…'}`));
+  box.appendChild(head);
+  const bar = h('div', 'wdl');
+  bar.title = `White wins ${(w * 100).toFixed(0)}% · draw ${(d * 100).toFixed(0)}% · Black wins ${(l * 100).toFixed(0)}%`;
+  for (const [cls, v, label] of [['w', w, 'W'], ['d', d, 'D'], ['l', l, 'B']]) {
+    const seg = h('div', `seg ${cls}`);
+    seg.style.flexGrow = String(Math.max(v, 0.0001));
+    if (v >= 0.12) seg.textContent = `${label} ${(v * 100).toFixed(0)}%`;
+    bar.appendChild(seg);
+  }
+  box.appendChild(bar);
+  if (info.pv.length) {
+    const pv = h('div', 'pv');
+    pv.appendChild(h('span', 'muted', 'Line: '));
+    pv.appendChild(h('span', 'pv-moves', pvText(info, opts.fullmove)));
+    box.appendChild(pv);
+  }
+  if (info.top.length) {
+    const table = h('table', 'top');
+    const thead = h('tr');
+    for (const t of ['move', 'lands', 'visits', 'share', 'Q']) thead.appendChild(h('th', '', t));
+    table.appendChild(thead);
+    for (const t of info.top) {
+      const tr = h('tr');
+      tr.appendChild(h('td', 'san', t.san));
+      tr.appendChild(h('td', 'muted', t.to_board));
+      tr.appendChild(h('td', 'num', t.visits.toLocaleString()));
+      const share = h('td', 'share');
+      const sb = h('div', 'sharebar');
+      sb.style.width = `${(t.share * 100).toFixed(1)}%`;
+      share.appendChild(sb);
+      share.appendChild(h('span', '', `${(t.share * 100).toFixed(0)}%`));
+      tr.appendChild(share);
+      tr.appendChild(h('td', 'num', t.mate ? `M${t.mate}` : t.q.toFixed(2)));
+      table.appendChild(tr);
+    }
+    box.appendChild(table);
+  }
+}

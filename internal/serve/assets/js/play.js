@@ -1,0 +1,270 @@
+// The Play view: a game against the engine on both boards, with the
+// analysis pane and the move list.
+
+import { api, Search } from './api.js';
+import { TwinBoards } from './board.js';
+import { renderAnalysis } from './analysis.js';
+import { toast, copyText, choosePromotion, statusText, moveList, fenSide, fenFullmove } from './ui.js';
+
+const SETTINGS_KEY = 'alicezero.play';
+
+export class PlayView {
+  constructor(info) {
+    this.info = info;
+    this.game = null;
+    this.search = null;
+    this.searchKind = null; // "play" or "analyse" while one runs
+    this.settings = Object.assign({ colour: 'white', weights: 'default', visits: info.default_visits, seconds: 0, analyse: false, variant: 'alice' },
+      JSON.parse(localStorage.getItem(SETTINGS_KEY) || '{}'));
+    this.boards = new TwinBoards(document.getElementById('play-boards'), {
+      interactive: true,
+      canMove: () => this.userToMove(),
+      onMove: (m) => this.userMove(m),
+      choosePromotion,
+    });
+    this.analysisBox = document.getElementById('play-analysis');
+    this.bindControls();
+  }
+
+  $(id) { return document.getElementById(id); }
+
+  bindControls() {
+    const s = this.settings;
+    const colour = this.$('set-colour');
+    colour.value = s.colour;
+    colour.addEventListener('change', () => {
+      s.colour = colour.value;
+      this.boards.setFlipped(s.colour === 'black');
+      this.save();
+      this.next();
+    });
+    const visits = this.$('set-visits');
+    visits.max = String(this.info.max_visits);
+    visits.value = String(s.visits);
+    visits.addEventListener('change', () => { s.visits = Math.max(1, Math.min(this.info.max_visits, Number(visits.value) || 1)); visits.value = String(s.visits); this.save(); });
+    const secs = this.$('set-time');
+    secs.max = String(this.info.max_movetime_ms / 1000);
+    secs.value = String(s.seconds);
+    secs.addEventListener('change', () => { s.seconds = Math.max(0, Math.min(this.info.max_movetime_ms / 1000, Number(secs.value) || 0)); secs.value = String(s.seconds); this.save(); });
+    const analyse = this.$('set-analyse');
+    analyse.checked = s.analyse;
+    analyse.addEventListener('change', () => { s.analyse = analyse.checked; this.save(); this.next(); });
+    const variant = this.$('set-variant');
+    for (const v of this.info.variants) variant.appendChild(new Option(v, v));
+    variant.value = s.variant;
+    variant.addEventListener('change', () => { s.variant = variant.value; this.save(); this.newGame(); });
+    this.$('set-weights').addEventListener('change', (ev) => { s.weights = ev.target.value; this.save(); });
+    this.$('btn-new').addEventListener('click', () => this.newGame());
+    this.$('btn-undo').addEventListener('click', () => this.undo());
+    this.$('btn-flip').addEventListener('click', () => this.boards.flip());
+    this.$('btn-engine').addEventListener('click', () => this.engineButton());
+    this.$('btn-copy-fen').addEventListener('click', () => this.game && copyText(this.game.fen, 'FEN'));
+    this.$('btn-copy-pgn').addEventListener('click', async () => {
+      try {
+        const r = await api('GET', '/game/pgn');
+        copyText(r.pgn, 'PGN');
+      } catch (e) { toast(e.message, true); }
+    });
+    this.$('btn-paste').addEventListener('click', () => {
+      this.$('paste-box').classList.remove('hidden');
+      this.$('paste-error').textContent = '';
+      this.$('paste-text').focus();
+    });
+    this.$('paste-cancel').addEventListener('click', () => this.$('paste-box').classList.add('hidden'));
+    this.$('paste-load').addEventListener('click', () => this.paste());
+    this.boards.setFlipped(s.colour === 'black');
+  }
+
+  save() { localStorage.setItem(SETTINGS_KEY, JSON.stringify(this.settings)); }
+
+  // setWeights fills the engine list: the server's choices and each run's
+  // checkpoints offered.
+  setWeights(entries) {
+    const sel = this.$('set-weights');
+    sel.replaceChildren();
+    for (const e of entries) sel.appendChild(new Option(e.label, e.id));
+    if (!entries.some((e) => e.id === this.settings.weights)) this.settings.weights = entries[0].id;
+    sel.value = this.settings.weights;
+  }
+
+  chooseWeights(id, label) {
+    const sel = this.$('set-weights');
+    if (![...sel.options].some((o) => o.value === id)) sel.appendChild(new Option(label, id));
+    sel.value = id;
+    this.settings.weights = id;
+    this.save();
+  }
+
+  async load() {
+    try {
+      this.show(await api('GET', '/game'));
+    } catch (e) { toast(e.message, true); }
+  }
+
+  engineColour() { return this.settings.colour === 'white' ? 'black' : this.settings.colour === 'black' ? 'white' : null; }
+
+  engineToMove() { return this.game && this.game.status === 'ongoing' && this.game.side === this.engineColour(); }
+
+  userToMove() { return this.game && this.game.status === 'ongoing' && !this.engineToMove() && this.searchKind !== 'play'; }
+
+  // show draws a new state of the game and lets the engine move if it is
+  // its turn.
+  show(game, fromEngine = false) {
+    if (!fromEngine) this.shownInfo = false;
+    this.game = game;
+    this.boards.setPosition(game);
+    const side = fenSide(game.start_fen);
+    moveList(this.$('play-moves'), game.moves, side, fenFullmove(game.start_fen), game.moves.length);
+    document.body.dataset.ply = String(game.ply);
+    this.showStatus();
+    this.next();
+  }
+
+  showStatus(extra) {
+    let text = this.game ? statusText(this.game) : '';
+    if (this.searchKind === 'play') text = `${text} · AliceZero is thinking…`;
+    if (extra) text = `${text} · ${extra}`;
+    this.$('play-status').textContent = text;
+    this.$('btn-engine').textContent = this.searchKind === 'play' ? 'Move now' : 'Engine move';
+    document.body.dataset.thinking = this.searchKind === 'play' ? '1' : '0';
+  }
+
+  // next starts what the position calls for: the engine's move, an
+  // analysis, or nothing.
+  next() {
+    if (!this.game) return;
+    if (this.game.status !== 'ongoing') {
+      this.stopSearch();
+      this.showStatus();
+      return;
+    }
+    if (this.engineToMove()) {
+      if (this.searchKind !== 'play') this.startPlay();
+      return;
+    }
+    if (this.settings.analyse) this.startAnalysis();
+    else {
+      this.stopSearch();
+      // The engine's report on its last move stays until the game changes
+      // otherwise.
+      if (!this.shownInfo) renderAnalysis(this.analysisBox, null, { idle: 'Tick “think on my moves” to see the engine’s view of your position.' });
+    }
+  }
+
+  stopSearch() {
+    if (this.search) this.search.close();
+    this.search = null;
+    this.searchKind = null;
+  }
+
+  limits() {
+    const ms = Math.round(this.settings.seconds * 1000);
+    return ms > 0 ? { movetime_ms: ms } : { visits: this.settings.visits };
+  }
+
+  startPlay() {
+    this.stopSearch();
+    this.searchKind = 'play';
+    const fullmove = this.game.fullmove;
+    const search = new Search({ kind: 'play', weights: this.settings.weights, ...this.limits() }, {
+      engine: (e) => { document.getElementById('engine-name').textContent = e.engine; },
+      info: (info) => renderAnalysis(this.analysisBox, info, { fullmove }),
+      done: (d) => {
+        if (this.search !== search) return;
+        this.search = null;
+        this.searchKind = null;
+        if (d.info) renderAnalysis(this.analysisBox, d.info, { fullmove });
+        if (d.error) toast(`Engine: ${d.error}`, true);
+        this.shownInfo = Boolean(d.info);
+        if (d.game) this.show(d.game, true);
+        else this.showStatus();
+      },
+      error: (e) => { toast(e.message, true); this.searchKind = null; this.showStatus(); },
+    });
+    this.search = search;
+    search.ready.catch((e) => {
+      if (this.search !== search) return;
+      this.search = null;
+      this.searchKind = null;
+      toast(e.message, true);
+      this.showStatus();
+    });
+    this.showStatus();
+  }
+
+  startAnalysis() {
+    this.stopSearch();
+    this.searchKind = 'analyse';
+    const fullmove = this.game.fullmove;
+    const search = new Search({ kind: 'analyse', weights: this.settings.weights, movetime_ms: this.info.max_movetime_ms }, {
+      engine: (e) => { document.getElementById('engine-name').textContent = e.engine; },
+      info: (info) => renderAnalysis(this.analysisBox, info, { fullmove }),
+      done: (d) => {
+        if (this.search !== search) return;
+        this.search = null;
+        this.searchKind = null;
+        if (d.info) renderAnalysis(this.analysisBox, d.info, { fullmove });
+      },
+    });
+    this.search = search;
+    search.ready.catch((e) => toast(e.message, true));
+  }
+
+  async userMove(m) {
+    try {
+      this.show(await api('POST', '/game/move', { move: m.uci, version: this.game.version }));
+    } catch (e) {
+      toast(e.message, true);
+      this.load();
+    }
+  }
+
+  engineButton() {
+    if (this.searchKind === 'play') {
+      this.search.stop(); // the engine plays the best move found so far
+      return;
+    }
+    if (this.game && this.game.status === 'ongoing') this.startPlay();
+  }
+
+  async undo() {
+    if (!this.game || this.game.ply === 0) return;
+    const thinking = this.searchKind === 'play';
+    this.stopSearch();
+    // Against the engine, take back the engine's reply and your move.
+    const plies = !thinking && this.engineColour() && this.game.side !== this.engineColour() && this.game.ply >= 2 ? 2 : 1;
+    try {
+      this.show(await api('POST', '/game/undo', { plies }));
+    } catch (e) { toast(e.message, true); }
+  }
+
+  async newGame() {
+    this.stopSearch();
+    try {
+      this.show(await api('POST', '/game/new', { variant: this.settings.variant }));
+    } catch (e) { toast(e.message, true); }
+  }
+
+  async paste() {
+    const text = this.$('paste-text').value.trim();
+    if (!text) return;
+    const isPGN = text.includes('[') || /\d\s*\.\s*[a-hNBRQKO]/.test(text) || !text.includes('/');
+    this.stopSearch();
+    try {
+      const body = isPGN ? { pgn: text, variant: this.settings.variant } : { fen: text, variant: this.settings.variant };
+      this.show(await api('POST', '/game/load', body));
+      this.$('paste-box').classList.add('hidden');
+      this.$('paste-text').value = '';
+    } catch (e) {
+      this.$('paste-error').textContent = e.message;
+    }
+  }
+
+  // loadLine continues a reviewed game in the Play view.
+  async loadLine(request) {
+    this.stopSearch();
+    try {
+      this.show(await api('POST', '/game/load', request));
+    } catch (e) { toast(e.message, true); }
+  }
+}

@@ -1,0 +1,19 @@
+// Package serve is the web frontend behind "alicezero serve": an HTTP
+// server with a JSON API under /api/ and a page, embedded in the binary,
+// to play Alice Chess against the engine on both boards at once, analyse
+// positions, review games and watch training runs.
+//
+// The server knows the engine only through the Engine interface and a
+// Loader that turns a weights choice into an Engine; cmd/alicezero wires
+// the real search in. Each visitor gets a session (a cookie) with their
+// own game; searches wait in a bounded queue served by a fixed number of
+// workers, and report their progress as server-sent events. Training runs
+// are read from a runs folder (see runs.go for the layout).
+//
+// Typical use:
+//
+//	srv, err := serve.New(serve.Options{Load: loader, RunsDir: "checkpoints"})
+//	err = srv.ListenAndServe(ctx, "127.0.0.1:8080", os.Stderr)
+//
+// docs/API.md documents the API.
+package serve

@@ -1,0 +1,70 @@
+package serve
+
+import (
+	"context"
+	"time"
+
+	"github.com/alicezero/alicezero/env"
+)
+
+// Engine searches positions for the server. The server hands an engine to
+// one search at a time, so implementations need not be safe for
+// concurrent use.
+type Engine interface {
+	// Search searches pos (whose move history counts for repetitions)
+	// within lim. report, when not nil, receives progress while the search
+	// runs, never concurrently with itself; the returned Info is the final
+	// one. Cancelling ctx stops the search early: it then returns the best
+	// found so far. A position without legal moves is an error.
+	Search(ctx context.Context, pos *env.Position, lim Limits, report func(Info)) (Info, error)
+	// Describe says what evaluates positions, for the page ("network
+	// iter-000012 (small)", "plain search, material evaluation").
+	Describe() string
+	// Close releases the engine's resources.
+	Close() error
+}
+
+// Loader builds an engine. weights is a checkpoint file or a run folder,
+// or "" for the plain search without a network.
+type Loader func(ctx context.Context, weights string) (Engine, error)
+
+// Limits bound one search; at least one is set. A search stops at the
+// first limit reached.
+type Limits struct {
+	Visits int           // playouts; 0: no bound
+	Time   time.Duration // wall time; 0: no bound
+}
+
+// Info is a search's progress: its evaluation from the side to move's
+// view, principal variation and most visited root moves.
+type Info struct {
+	Nodes    int
+	Elapsed  time.Duration
+	Depth    int
+	SelDepth int
+	// WDL is the root's win/draw/loss probability for the side to move.
+	WDL [3]float64
+	// MateIn is N > 0 when the side to move mates in N moves, -N when it
+	// is mated in N, else 0.
+	MateIn int
+	// BestMove is the move the engine would play now; PV starts with it.
+	BestMove env.Move
+	PV       []env.Move
+	// Top lists root moves, most visited first.
+	Top []MoveStat
+	// Final marks the last report of a search.
+	Final bool
+}
+
+// MoveStat is one root move's share of the search.
+type MoveStat struct {
+	Move   env.Move
+	Visits int
+	// Q is the mean value (win minus loss) after the move, from the root
+	// side's view.
+	Q float64
+	// Prior is the network's prior for the move.
+	Prior float64
+	// MateIn is as Info.MateIn, from the root side's view.
+	MateIn int
+}

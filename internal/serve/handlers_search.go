@@ -1,0 +1,256 @@
+package serve
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/alicezero/alicezero/env"
+)
+
+type searchRequest struct {
+	// Kind is "analyse" (the default), "play" or "review".
+	Kind string `json:"kind"`
+	// The position: FEN (with Variant) and Moves, or PGN (with Game) for
+	// a review; neither means the session's game. A play search always
+	// searches the session's game.
+	FEN     string   `json:"fen"`
+	Variant string   `json:"variant"`
+	Moves   []string `json:"moves"`
+	PGN     string   `json:"pgn"`
+	Game    int      `json:"game"`
+	// Visits and MovetimeMS bound the search (for a review: each
+	// position's); neither means the server's default visits.
+	Visits     int `json:"visits"`
+	MovetimeMS int `json:"movetime_ms"`
+	// Weights chooses the engine: "default", "none" (the plain search) or
+	// "run:NAME[/iter-NNNNNN.azck]".
+	Weights string `json:"weights"`
+}
+
+func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request, se *session) error {
+	var req searchRequest
+	if err := readJSON(r, &req); err != nil {
+		return err
+	}
+	kind := searchKind(req.Kind)
+	switch kind {
+	case "":
+		kind = kindAnalyse
+	case kindAnalyse, kindPlay, kindReview:
+	default:
+		return badRequest("kind: want analyse, play or review, got %q", req.Kind)
+	}
+	lim, err := s.limits(req.Visits, req.MovetimeMS)
+	if err != nil {
+		return err
+	}
+	wc, err := s.resolveWeights(req.Weights)
+	if err != nil {
+		return err
+	}
+	sr := newSearch(s.ctx, se, kind)
+	sr.lim, sr.weights = lim, wc
+	if err := s.searchPosition(sr, &req, se); err != nil {
+		sr.stop()
+		return err
+	}
+	if kind != kindReview {
+		if st := sr.root.Status(); st.IsOver() {
+			sr.stop()
+			return badRequest("nothing to search: the game is over (%s)", st)
+		}
+	}
+	// A refused search leaves the visitor's running one alone; an
+	// accepted one replaces it.
+	if err := s.enqueue(sr); err != nil {
+		return err
+	}
+	se.addSearch(sr)
+	res := sr.summary()
+	res.Queued = len(s.queue)
+	writeJSON(w, http.StatusAccepted, res)
+	return nil
+}
+
+// searchPosition sets the position (and for a review, the line) that sr
+// searches.
+func (s *Server) searchPosition(sr *search, req *searchRequest, se *session) error {
+	if len(req.Moves) > maxLineMoves {
+		return badRequest("at most %d moves, got %d", maxLineMoves, len(req.Moves))
+	}
+	switch {
+	case sr.kind == kindPlay:
+		if req.FEN != "" || req.PGN != "" || len(req.Moves) > 0 {
+			return badRequest("a play search plays in the session's game: send no fen, moves or pgn")
+		}
+		se.mu.Lock()
+		sr.root, sr.version = se.game.pos.Clone(), se.game.version
+		se.mu.Unlock()
+	case req.PGN != "":
+		if sr.kind != kindReview {
+			return badRequest("pgn is for a review; send fen and moves to analyse a position")
+		}
+		v, err := variantOrDefault(req.Variant)
+		if err != nil {
+			return err
+		}
+		g, err := nthGame(req.PGN, v, req.Game)
+		if err != nil {
+			return err
+		}
+		if sr.root, err = g.StartPosition(); err != nil {
+			return badRequest("pgn: %v", err)
+		}
+		sr.line = g.Moves
+	case req.FEN != "" || len(req.Moves) > 0:
+		p, err := parsePosition(req.FEN, req.Variant, nil)
+		if err != nil {
+			return err
+		}
+		sr.root = p.Clone()
+		for i, text := range req.Moves {
+			m, err := p.ParseMove(text)
+			if err != nil {
+				return badRequest("move %d (%q): %v", i+1, text, err)
+			}
+			sr.line = append(sr.line, m)
+			p.MakeMove(m)
+		}
+	default:
+		se.mu.Lock()
+		sr.root = se.game.pos.Clone()
+		se.mu.Unlock()
+	}
+	if sr.kind == kindReview {
+		if sr.root.Ply() > 0 && len(sr.line) == 0 {
+			// The session's game: review it from its set-up position.
+			q := sr.root.Clone()
+			sr.line = make([]env.Move, q.Ply())
+			for i := len(sr.line) - 1; i >= 0; i-- {
+				sr.line[i] = q.LastMove()
+				q.UnmakeMove()
+			}
+			sr.root = q
+		}
+		if err := playLine(sr.root.Clone(), sr.line); err != nil {
+			return err
+		}
+		return nil
+	}
+	// An analysis searches the position after the moves, their history
+	// kept for repetitions.
+	for _, m := range sr.line {
+		sr.root.MakeMove(m)
+	}
+	sr.line = nil
+	return nil
+}
+
+// limits checks a request's search limits against the server's bounds.
+func (s *Server) limits(visits, movetimeMS int) (Limits, error) {
+	switch {
+	case visits < 0 || visits > s.opts.MaxVisits:
+		return Limits{}, badRequest("visits must lie in 1..%d, got %d", s.opts.MaxVisits, visits)
+	case movetimeMS < 0 || time.Duration(movetimeMS)*time.Millisecond > s.opts.MaxTime:
+		return Limits{}, badRequest("movetime_ms must lie in 1..%d, got %d", s.opts.MaxTime.Milliseconds(), movetimeMS)
+	}
+	lim := Limits{Visits: visits, Time: time.Duration(movetimeMS) * time.Millisecond}
+	if lim.Visits == 0 && lim.Time == 0 {
+		lim.Visits = s.opts.DefaultVisits
+	}
+	return lim, nil
+}
+
+// lookupSearch finds the session's search named in the path.
+func lookupSearch(r *http.Request, se *session) (*search, error) {
+	id := r.PathValue("id")
+	sr := se.findSearch(id)
+	if sr == nil {
+		return nil, notFound("no search %q in this session", id)
+	}
+	return sr, nil
+}
+
+func (s *Server) handleSearchStatus(w http.ResponseWriter, r *http.Request, se *session) error {
+	sr, err := lookupSearch(r, se)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, sr.summary())
+	return nil
+}
+
+func (s *Server) handleSearchStop(w http.ResponseWriter, r *http.Request, se *session) error {
+	sr, err := lookupSearch(r, se)
+	if err != nil {
+		return err
+	}
+	sr.stop()
+	writeJSON(w, http.StatusOK, sr.summary())
+	return nil
+}
+
+// sseKeepAlive is the longest silence on an event stream: a comment line
+// then keeps proxies and the browser from closing it.
+const sseKeepAlive = 15 * time.Second
+
+// handleSearchEvents streams a search's events as server-sent events
+// ("event: NAME", "id: SEQ", "data: JSON"), from the start or after the
+// Last-Event-ID the browser sends when it reconnects, and ends after the
+// "done" event.
+func (s *Server) handleSearchEvents(w http.ResponseWriter, r *http.Request, se *session) error {
+	sr, err := lookupSearch(r, se)
+	if err != nil {
+		return err
+	}
+	select {
+	case s.streams <- struct{}{}:
+		defer func() { <-s.streams }()
+	default:
+		return unavailable("too many open event streams (%d); try again in a moment", cap(s.streams))
+	}
+	after := 0
+	if v := r.Header.Get("Last-Event-ID"); v != "" {
+		if n, err := strconv.Atoi(v); err == nil && n > 0 {
+			after = n
+		}
+	}
+	rc := http.NewResponseController(w)
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	keepAlive := time.NewTimer(sseKeepAlive)
+	defer keepAlive.Stop()
+	for {
+		events, done, changed := sr.eventsAfter(after)
+		_ = rc.SetWriteDeadline(time.Now().Add(sseKeepAlive + 10*time.Second)) // not every writer has deadlines
+		for _, ev := range events {
+			if _, err := fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", ev.seq, ev.name, ev.data); err != nil {
+				return nil // the client went away
+			}
+			after = ev.seq
+		}
+		if err := rc.Flush(); err != nil {
+			return nil
+		}
+		if done {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-keepAlive.C:
+			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil {
+				return nil
+			}
+			keepAlive.Reset(sseKeepAlive)
+		case <-r.Context().Done():
+			return nil
+		case <-s.ctx.Done():
+			return nil
+		}
+	}
+}

@@ -1,0 +1,299 @@
+package serve
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/alicezero/alicezero/env"
+)
+
+// fakeEngine plays a fixed rule so that tests can predict it: the capture
+// of the most valuable piece, else the first legal move in UCI order. It
+// reports steps times, pausing delay before each report, and honours ctx.
+type fakeEngine struct {
+	weights string
+	steps   int
+	delay   time.Duration
+	closed  *atomic.Int32
+	// gate, when not nil, holds every search until it is closed (or the
+	// search is stopped).
+	gate chan struct{}
+}
+
+func (f *fakeEngine) Describe() string { return "fake engine (" + f.weights + ")" }
+
+func (f *fakeEngine) Close() error {
+	if f.closed != nil {
+		f.closed.Add(1)
+	}
+	return nil
+}
+
+// panicFEN is a position the fake engine panics on.
+const panicFEN = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
+
+func (f *fakeEngine) Search(ctx context.Context, pos *env.Position, lim Limits, report func(Info)) (Info, error) {
+	if pos.FEN() == panicFEN {
+		panic("fake engine: the panic position")
+	}
+	var ml env.MoveList
+	pos.LegalMoves(&ml)
+	if ml.N == 0 {
+		return Info{}, errors.New("fake: no legal move")
+	}
+	moves := append([]env.Move(nil), ml.Slice()...)
+	value := func(m env.Move) int {
+		pc, _ := pos.PieceAt(m.To())
+		if pc == env.NoPiece {
+			return -1
+		}
+		return int(pc.Kind())
+	}
+	sort.SliceStable(moves, func(i, j int) bool {
+		vi, vj := value(moves[i]), value(moves[j])
+		if vi != vj {
+			return vi > vj
+		}
+		return moves[i].UCI() < moves[j].UCI()
+	})
+	in := Info{WDL: [3]float64{0.5, 0.3, 0.2}, BestMove: moves[0], PV: []env.Move{moves[0]}}
+	for i, m := range moves[:min(3, len(moves))] {
+		in.Top = append(in.Top, MoveStat{Move: m, Visits: 30 - 10*i, Q: 0.1, Prior: 0.2})
+	}
+	start := time.Now()
+	if f.gate != nil {
+		select {
+		case <-f.gate:
+		case <-ctx.Done():
+		}
+	}
+	steps := max(1, f.steps)
+	if lim.Visits > 0 {
+		steps = min(steps, max(1, lim.Visits/10)) // a report per ten visits
+	}
+	for i := 1; i <= steps; i++ {
+		if ctx.Err() != nil {
+			break
+		}
+		if f.delay > 0 {
+			select {
+			case <-time.After(f.delay):
+			case <-ctx.Done():
+			}
+		}
+		in.Nodes, in.Elapsed = 10*i, time.Since(start)
+		if report != nil && i < steps {
+			report(in)
+		}
+	}
+	in.Final = true
+	return in, nil
+}
+
+// fakeLoader builds fake engines and records the weights asked for.
+type fakeLoader struct {
+	mu     sync.Mutex
+	loaded []string
+	closed atomic.Int32
+	steps  int
+	delay  time.Duration
+	gate   chan struct{}
+}
+
+func (l *fakeLoader) load(ctx context.Context, weights string) (Engine, error) {
+	if strings.Contains(weights, "broken") {
+		return nil, fmt.Errorf("weights %s: truncated checkpoint", weights)
+	}
+	l.mu.Lock()
+	l.loaded = append(l.loaded, weights)
+	l.mu.Unlock()
+	return &fakeEngine{weights: weights, steps: l.steps, delay: l.delay, closed: &l.closed, gate: l.gate}, nil
+}
+
+func (l *fakeLoader) weightsLoaded() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.loaded...)
+}
+
+// newTestServer starts a server with a fake engine behind httptest.
+func newTestServer(t *testing.T, opts Options, fl *fakeLoader) *httptest.Server {
+	t.Helper()
+	if fl == nil {
+		fl = &fakeLoader{steps: 3}
+	}
+	opts.Load = fl.load
+	s, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(func() {
+		ts.Close()
+		if err := s.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return ts
+}
+
+// client is a visitor: an HTTP client with its own cookies (session).
+type client struct {
+	t    *testing.T
+	srv  *httptest.Server
+	base string
+	hc   *http.Client
+}
+
+func (c *client) ts() *httptest.Server { return c.srv }
+
+func newClient(t *testing.T, ts *httptest.Server) *client {
+	t.Helper()
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &client{t: t, srv: ts, base: ts.URL, hc: &http.Client{Jar: jar, Timeout: 20 * time.Second}}
+}
+
+// do sends a request (body as JSON unless it is a string) and returns
+// the status and body.
+func (c *client) do(method, path string, body any) (int, []byte) {
+	c.t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	default:
+		js, err := json.Marshal(b)
+		if err != nil {
+			c.t.Fatal(err)
+		}
+		rd = bytes.NewReader(js)
+	}
+	req, err := http.NewRequest(method, c.base+path, rd)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		c.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	out, err := io.ReadAll(resp.Body)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return resp.StatusCode, out
+}
+
+// call sends a request that must answer want, decoding the answer into
+// out when it is not nil.
+func (c *client) call(method, path string, body any, want int, out any) {
+	c.t.Helper()
+	status, b := c.do(method, path, body)
+	if status != want {
+		c.t.Fatalf("%s %s: status %d, want %d; body %s", method, path, status, want, b)
+	}
+	if out != nil {
+		if err := json.Unmarshal(b, out); err != nil {
+			c.t.Fatalf("%s %s: %v in %s", method, path, err, b)
+		}
+	}
+}
+
+// fails sends a request that must fail with status want and a JSON error
+// whose message contains each of the given fragments.
+func (c *client) fails(method, path string, body any, want int, fragments ...string) {
+	c.t.Helper()
+	status, b := c.do(method, path, body)
+	if status != want {
+		c.t.Fatalf("%s %s: status %d, want %d; body %s", method, path, status, want, b)
+	}
+	var e errorBody
+	if err := json.Unmarshal(b, &e); err != nil || e.Error == "" {
+		c.t.Fatalf("%s %s: not a JSON error: %s", method, path, b)
+	}
+	for _, f := range fragments {
+		if !strings.Contains(e.Error, f) {
+			c.t.Errorf("%s %s: error %q lacks %q", method, path, e.Error, f)
+		}
+	}
+}
+
+// event is one server-sent event.
+type event struct {
+	name string
+	data string
+}
+
+// events reads a search's event stream to its end.
+func (c *client) events(id string) []event {
+	c.t.Helper()
+	req, err := http.NewRequest(http.MethodGet, c.base+"/api/search/"+id+"/events", nil)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" {
+		b, _ := io.ReadAll(resp.Body)
+		c.t.Fatalf("events: status %d, type %q: %s", resp.StatusCode, resp.Header.Get("Content-Type"), b)
+	}
+	var out []event
+	var cur event
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 1<<16), 1<<22)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "":
+			if cur.name != "" {
+				out = append(out, cur)
+			}
+			cur = event{}
+		case strings.HasPrefix(line, "event: "):
+			cur.name = strings.TrimPrefix(line, "event: ")
+		case strings.HasPrefix(line, "data: "):
+			cur.data = strings.TrimPrefix(line, "data: ")
+		}
+	}
+	if err := sc.Err(); err != nil {
+		c.t.Fatal(err)
+	}
+	return out
+}
+
+// done returns the "done" event of a stream, decoded.
+func doneOf(t *testing.T, evs []event) doneJSON {
+	t.Helper()
+	if len(evs) == 0 || evs[len(evs)-1].name != "done" {
+		t.Fatalf("the stream does not end with a done event: %v", evs)
+	}
+	var d doneJSON
+	if err := json.Unmarshal([]byte(evs[len(evs)-1].data), &d); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}

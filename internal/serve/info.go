@@ -1,0 +1,128 @@
+package serve
+
+import (
+	"math"
+	"sort"
+
+	"github.com/alicezero/alicezero/env"
+)
+
+// lineMoveJSON is a move of a line: UCI and SAN.
+type lineMoveJSON struct {
+	UCI string `json:"uci"`
+	SAN string `json:"san"`
+}
+
+// topMoveJSON is a root move's share of the search.
+type topMoveJSON struct {
+	UCI     string  `json:"uci"`
+	SAN     string  `json:"san"`
+	ToBoard string  `json:"to_board"`
+	Visits  int     `json:"visits"`
+	Share   float64 `json:"share"`
+	Q       float64 `json:"q"`
+	Prior   float64 `json:"prior"`
+	MateIn  int     `json:"mate,omitempty"`
+}
+
+// infoJSON is a search report. WDL and Value are from the side to move's
+// view, WhiteValue from White's.
+type infoJSON struct {
+	Nodes      int            `json:"nodes"`
+	NPS        int            `json:"nps"`
+	ElapsedMS  int64          `json:"elapsed_ms"`
+	Depth      int            `json:"depth"`
+	SelDepth   int            `json:"seldepth"`
+	Side       string         `json:"side"`
+	WDL        [3]float64     `json:"wdl"`
+	Value      float64        `json:"value"`
+	WhiteValue float64        `json:"white_value"`
+	MateIn     int            `json:"mate,omitempty"`
+	Best       *lineMoveJSON  `json:"best,omitempty"`
+	PV         []lineMoveJSON `json:"pv"`
+	Top        []topMoveJSON  `json:"top"`
+	Final      bool           `json:"final"`
+}
+
+// maxTopMoves bounds the root moves a report lists.
+const maxTopMoves = 12
+
+// describeInfo writes a report of a search of p (p is unchanged).
+func describeInfo(p *env.Position, in Info) *infoJSON {
+	js := &infoJSON{
+		Nodes:     in.Nodes,
+		ElapsedMS: in.Elapsed.Milliseconds(),
+		Depth:     in.Depth,
+		SelDepth:  in.SelDepth,
+		Side:      p.SideToMove().String(),
+		MateIn:    in.MateIn,
+		Final:     in.Final,
+		PV:        []lineMoveJSON{},
+		Top:       []topMoveJSON{},
+	}
+	if s := in.Elapsed.Seconds(); s > 0 {
+		js.NPS = int(float64(in.Nodes) / s)
+	}
+	sum := 0.0
+	for i, x := range in.WDL {
+		if !finite(x) || x < 0 {
+			x = 0
+		}
+		js.WDL[i] = x
+		sum += x
+	}
+	if sum > 0 {
+		for i := range js.WDL {
+			js.WDL[i] = round4(js.WDL[i] / sum)
+		}
+	} else {
+		js.WDL = [3]float64{0, 1, 0}
+	}
+	js.Value = round4(js.WDL[0] - js.WDL[2])
+	js.WhiteValue = js.Value
+	if p.SideToMove() == env.Black {
+		js.WhiteValue = -js.Value
+	}
+	var ml env.MoveList
+	p.LegalMoves(&ml)
+	if in.BestMove != env.NoMove && ml.Contains(in.BestMove) {
+		js.Best = &lineMoveJSON{UCI: in.BestMove.UCI(), SAN: p.SAN(in.BestMove)}
+	}
+	for i, san := range lineSAN(p, in.PV) {
+		js.PV = append(js.PV, lineMoveJSON{UCI: in.PV[i].UCI(), SAN: san})
+	}
+	top := append([]MoveStat(nil), in.Top...)
+	sort.SliceStable(top, func(i, j int) bool { return top[i].Visits > top[j].Visits })
+	total := 0
+	for _, t := range top {
+		total += max(0, t.Visits)
+	}
+	for _, t := range top {
+		if len(js.Top) == maxTopMoves {
+			break
+		}
+		if !ml.Contains(t.Move) {
+			continue
+		}
+		_, board := p.PieceAt(t.Move.From())
+		tj := topMoveJSON{UCI: t.Move.UCI(), SAN: p.SAN(t.Move), ToBoard: board.Other().String(), Visits: t.Visits,
+			Q: round4(clean(t.Q)), Prior: round4(clean(t.Prior)), MateIn: t.MateIn}
+		if total > 0 {
+			tj.Share = round4(float64(max(0, t.Visits)) / float64(total))
+		}
+		js.Top = append(js.Top, tj)
+	}
+	return js
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// clean maps NaN and infinities to 0, so that a report always encodes.
+func clean(x float64) float64 {
+	if !finite(x) {
+		return 0
+	}
+	return x
+}
+
+func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }

@@ -1,0 +1,70 @@
+package serve
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// weightsChoice is an engine a search may use: its id in the API, the
+// weights the Loader gets, and a label for the page.
+type weightsChoice struct {
+	ID    string
+	Path  string
+	Label string
+}
+
+// weightsEntry is a choice as /api/info lists it.
+type weightsEntry struct {
+	ID    string `json:"id"`
+	Label string `json:"label"`
+}
+
+// weightsEntries lists the fixed choices; each run's checkpoints are
+// listed by the runs API.
+func (s *Server) weightsEntries() []weightsEntry {
+	def, _ := s.resolveWeights("default")
+	none, _ := s.resolveWeights("none")
+	out := []weightsEntry{{ID: def.ID, Label: def.Label}}
+	if s.opts.DefaultWeights != "" {
+		out = append(out, weightsEntry{ID: none.ID, Label: none.Label})
+	}
+	return out
+}
+
+// resolveWeights turns a weights id from a request into what the loader
+// gets. Only the server's own default and the checkpoints of its runs
+// folder can be named: a visitor never names a file.
+//
+//	"" or "default"              the server's --weights
+//	"none"                       the plain search, no network
+//	"run:NAME"                   the newest checkpoint of run NAME
+//	"run:NAME/iter-NNNNNN.azck"  that checkpoint of run NAME
+func (s *Server) resolveWeights(id string) (weightsChoice, error) {
+	switch {
+	case id == "" || id == "default":
+		if s.opts.DefaultWeights == "" {
+			return weightsChoice{ID: "default", Label: "plain search (material evaluation)"}, nil
+		}
+		return weightsChoice{ID: "default", Path: s.opts.DefaultWeights, Label: "network " + filepath.Base(s.opts.DefaultWeights)}, nil
+	case id == "none":
+		return weightsChoice{ID: "none", Label: "plain search (material evaluation)"}, nil
+	case strings.HasPrefix(id, "run:"):
+		name, file, _ := strings.Cut(strings.TrimPrefix(id, "run:"), "/")
+		if file == "" {
+			ckpts, err := s.runs.iterFiles(name, runCkptDir, runCkptExt)
+			if err != nil {
+				return weightsChoice{}, err
+			}
+			if len(ckpts) == 0 {
+				return weightsChoice{}, notFound("run %s has no checkpoints yet", name)
+			}
+			file = ckpts[0].File
+		}
+		path, err := s.runs.iterFile(name, runCkptDir, runCkptExt, file)
+		if err != nil {
+			return weightsChoice{}, err
+		}
+		return weightsChoice{ID: "run:" + name + "/" + file, Path: path, Label: name + " " + strings.TrimSuffix(file, runCkptExt)}, nil
+	}
+	return weightsChoice{}, badRequest("weights: want default, none or run:NAME[/iter-NNNNNN.azck], got %q", id)
+}

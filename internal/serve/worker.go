@@ -1,0 +1,288 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/sourcegraph/conc/panics"
+
+	"github.com/alicezero/alicezero/env"
+)
+
+// enqueue puts sr in the search queue, or refuses it when the queue is
+// full.
+func (s *Server) enqueue(sr *search) error {
+	sr.publish("queued", map[string]int{"ahead": len(s.queue)})
+	select {
+	case s.queue <- sr:
+		return nil
+	default:
+		sr.stop()
+		return unavailable("the engine is busy: %d searches are waiting; try again in a moment", cap(s.queue))
+	}
+}
+
+// worker runs queued searches, one at a time, until the server closes.
+func (s *Server) worker() {
+	for {
+		select {
+		case <-s.ctx.Done():
+			s.drain()
+			return
+		case sr := <-s.queue:
+			s.runCaught(sr)
+		}
+	}
+}
+
+// drain ends the searches still queued when the server closes.
+func (s *Server) drain() {
+	for {
+		select {
+		case sr := <-s.queue:
+			sr.finish(stateStopped, doneJSON{Error: "the server is shutting down"})
+		default:
+			return
+		}
+	}
+}
+
+// runCaught runs sr; a panic in the engine fails the search, not the
+// server.
+func (s *Server) runCaught(sr *search) {
+	var pc panics.Catcher
+	pc.Try(func() { s.run(sr) })
+	if r := pc.Recovered(); r != nil {
+		s.log.Printf("search %s: %v\n%s", sr.id, r.Value, r.Stack)
+		sr.finish(stateFailed, doneJSON{Error: fmt.Sprintf("internal error in the engine: %v", r.Value)})
+	}
+}
+
+// doneJSON is the last event of a search.
+type doneJSON struct {
+	State string    `json:"state"`
+	Error string    `json:"error,omitempty"`
+	Info  *infoJSON `json:"info,omitempty"`
+	// Played is the move a play search played in the game, and Game the
+	// game after it; Stale is set when the game changed during the search,
+	// so that the move was not played.
+	Played *moveJSON `json:"played,omitempty"`
+	Game   *gameJSON `json:"game,omitempty"`
+	Stale  bool      `json:"stale,omitempty"`
+}
+
+// finish ends the search with its "done" event.
+func (sr *search) finish(state string, d doneJSON) {
+	d.State = state
+	sr.emit("done", d, state)
+	sr.cancel()
+}
+
+func (s *Server) run(sr *search) {
+	if sr.ctx.Err() != nil {
+		sr.finish(stateStopped, doneJSON{Error: "stopped before it started"})
+		return
+	}
+	sr.setState(stateRunning)
+	eng, err := s.engines.take(sr.ctx, sr.weights.Path)
+	if err != nil {
+		sr.finish(stateFailed, doneJSON{Error: fmt.Sprintf("loading the engine (%s): %v", sr.weights.ID, err)})
+		return
+	}
+	defer s.engines.give(sr.weights.Path, eng)
+	sr.publish("engine", map[string]string{"weights": sr.weights.ID, "engine": eng.Describe()})
+	if sr.kind == kindReview {
+		s.review(sr, eng)
+		return
+	}
+	pos := sr.root.Clone()
+	scratch := pos.Clone() // for writing reports; the engine has pos
+	report := func(in Info) {
+		js := describeInfo(scratch, in)
+		sr.setLast(js)
+		sr.publish("info", js)
+	}
+	in, err := eng.Search(sr.ctx, pos, sr.lim, report)
+	var ml env.MoveList
+	scratch.LegalMoves(&ml)
+	if err != nil && !ml.Contains(in.BestMove) {
+		if sr.ctx.Err() != nil {
+			sr.finish(stateStopped, doneJSON{Error: "stopped before the engine found a move"})
+			return
+		}
+		sr.finish(stateFailed, doneJSON{Error: fmt.Sprintf("search: %v", err)})
+		return
+	}
+	if !ml.Contains(in.BestMove) {
+		sr.finish(stateFailed, doneJSON{Error: fmt.Sprintf("the engine answered %v, not a legal move", in.BestMove)})
+		return
+	}
+	in.Final = true
+	d := doneJSON{Info: describeInfo(scratch, in)}
+	sr.setLast(d.Info)
+	if sr.kind == kindPlay {
+		s.playFound(sr, in.BestMove, &d)
+	}
+	state := stateDone
+	if sr.ctx.Err() != nil {
+		state = stateStopped
+	}
+	sr.finish(state, d)
+}
+
+// playFound plays the move a play search found in its session's game,
+// unless the game changed during the search.
+func (s *Server) playFound(sr *search, m env.Move, d *doneJSON) {
+	se := sr.owner
+	se.mu.Lock()
+	defer se.mu.Unlock()
+	g := se.game
+	if g.version != sr.version {
+		d.Stale = true
+		return
+	}
+	played := describeMove(g.pos, m)
+	g.pos.MakeMove(m)
+	g.version++
+	st := g.state()
+	d.Played, d.Game = &played, &st
+}
+
+// plyJSON is a review's evaluation of one position of the line: Ply
+// moves after its start, from White's view.
+type plyJSON struct {
+	Ply        int           `json:"ply"`
+	WhiteValue float64       `json:"white_value"`
+	WhiteWDL   [3]float64    `json:"white_wdl"`
+	MateIn     int           `json:"mate,omitempty"` // from the side to move's view
+	Best       *lineMoveJSON `json:"best,omitempty"`
+	Status     string        `json:"status"`
+	Nodes      int           `json:"nodes"`
+}
+
+// review evaluates each position of the line in turn.
+func (s *Server) review(sr *search, eng Engine) {
+	p := sr.root.Clone()
+	for i := 0; i <= len(sr.line); i++ {
+		if sr.ctx.Err() != nil {
+			sr.finish(stateStopped, doneJSON{})
+			return
+		}
+		pj, err := evaluatePly(sr.ctx, eng, p, sr.lim)
+		if err != nil {
+			if sr.ctx.Err() != nil {
+				sr.finish(stateStopped, doneJSON{})
+				return
+			}
+			sr.finish(stateFailed, doneJSON{Error: fmt.Sprintf("ply %d: %v", i, err)})
+			return
+		}
+		pj.Ply = i
+		sr.publish("ply", pj)
+		if i < len(sr.line) {
+			p.MakeMove(sr.line[i])
+		}
+	}
+	sr.finish(stateDone, doneJSON{})
+}
+
+// evaluatePly evaluates one position: by the rules when the game is over
+// there, else by a search.
+func evaluatePly(ctx context.Context, eng Engine, p *env.Position, lim Limits) (plyJSON, error) {
+	st := p.Status()
+	pj := plyJSON{Status: st.String()}
+	white := func(wdl [3]float64) {
+		if p.SideToMove() == env.Black {
+			wdl[0], wdl[2] = wdl[2], wdl[0]
+		}
+		pj.WhiteWDL = wdl
+		pj.WhiteValue = round4(wdl[0] - wdl[2])
+	}
+	if st.IsOver() {
+		switch p.Outcome(st) {
+		case env.WhiteWins:
+			pj.WhiteWDL, pj.WhiteValue = [3]float64{1, 0, 0}, 1
+		case env.BlackWins:
+			pj.WhiteWDL, pj.WhiteValue = [3]float64{0, 0, 1}, -1
+		default:
+			pj.WhiteWDL = [3]float64{0, 1, 0}
+		}
+		return pj, nil
+	}
+	in, err := eng.Search(ctx, p.Clone(), lim, nil)
+	if err != nil && in.Nodes == 0 {
+		return pj, err
+	}
+	js := describeInfo(p, in)
+	white(js.WDL)
+	pj.MateIn, pj.Best, pj.Nodes = js.MateIn, js.Best, js.Nodes
+	return pj, nil
+}
+
+// enginePool keeps loaded engines between searches, at most maxIdle of
+// them, so that a network is not loaded for every move.
+type enginePool struct {
+	load    Loader
+	maxIdle int
+
+	mu   sync.Mutex
+	idle []pooledEngine // least recently used first
+}
+
+type pooledEngine struct {
+	weights string
+	eng     Engine
+}
+
+// take returns an idle engine for weights, or loads one.
+func (p *enginePool) take(ctx context.Context, weights string) (Engine, error) {
+	p.mu.Lock()
+	for i := len(p.idle) - 1; i >= 0; i-- {
+		if p.idle[i].weights == weights {
+			e := p.idle[i].eng
+			p.idle = append(p.idle[:i], p.idle[i+1:]...)
+			p.mu.Unlock()
+			return e, nil
+		}
+	}
+	p.mu.Unlock()
+	e, err := p.load(ctx, weights)
+	if err != nil {
+		return nil, err
+	}
+	if e == nil {
+		return nil, errors.New("the loader returned no engine")
+	}
+	return e, nil
+}
+
+// give returns an engine after a search, closing the least recently used
+// idle engine when there are too many.
+func (p *enginePool) give(weights string, e Engine) {
+	p.mu.Lock()
+	p.idle = append(p.idle, pooledEngine{weights: weights, eng: e})
+	var evict []Engine
+	for len(p.idle) > p.maxIdle {
+		evict = append(evict, p.idle[0].eng)
+		p.idle = p.idle[1:]
+	}
+	p.mu.Unlock()
+	for _, e := range evict {
+		_ = e.Close() // an engine that fails to close has nothing left to lose
+	}
+}
+
+// closeAll closes the idle engines.
+func (p *enginePool) closeAll() error {
+	p.mu.Lock()
+	idle := p.idle
+	p.idle = nil
+	p.mu.Unlock()
+	var errs []error
+	for _, pe := range idle {
+		errs = append(errs, pe.eng.Close())
+	}
+	return errors.Join(errs...)
+}
