@@ -53,10 +53,15 @@ type Metrics struct {
 	TotalSteps     int64   `json:"total_steps"`
 	TrainPosPerS   float64 `json:"train_positions_per_s"`
 	LearningRate   float64 `json:"learning_rate"`
-	LossPolicy     float64 `json:"loss_policy"`
-	LossValue      float64 `json:"loss_value"`
-	LossL2         float64 `json:"loss_l2"`
-	LossTotal      float64 `json:"loss_total"`
+	// LossPolicy is the policy cross-entropy over the legal moves; it is
+	// PolicyEntropy (the targets' own entropy, which no network can go
+	// below) plus PolicyKL (what the network can still learn).
+	LossPolicy    float64 `json:"loss_policy"`
+	PolicyEntropy float64 `json:"policy_entropy"`
+	PolicyKL      float64 `json:"policy_kl"`
+	LossValue     float64 `json:"loss_value"`
+	LossL2        float64 `json:"loss_l2"`
+	LossTotal     float64 `json:"loss_total"`
 	// SkippedShards counts unreadable replay shards skipped on resume.
 	SkippedShards int `json:"skipped_shards,omitempty"`
 

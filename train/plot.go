@@ -59,8 +59,8 @@ type series struct {
 }
 
 func curvePanels(history []Metrics) ([][]*plot.Plot, error) {
-	var lossP, lossV, hoV, hoBase, hoKL, length, vsRandom, vsAB, vsPrev, elo, falseResign series
-	lossP.name, lossV.name = "training policy loss", "training value loss"
+	var lossP, klP, lossV, hoV, hoBase, hoKL, length, vsRandom, vsAB, vsPrev, elo, falseResign series
+	lossP.name, klP.name, lossV.name = "training policy loss", "training policy KL", "training value loss"
 	hoV.name, hoBase.name, hoKL.name = "held-out value loss", "constant guess", "held-out policy KL"
 	length.name = "mean game length (plies)"
 	vsRandom.name, vsAB.name, vsPrev.name, elo.name = "vs random", "vs alpha-beta", "vs earlier checkpoint", "Elo vs alpha-beta"
@@ -69,6 +69,7 @@ func curvePanels(history []Metrics) ([][]*plot.Plot, error) {
 		x := float64(m.Iteration)
 		if m.Steps > 0 {
 			lossP.pts = append(lossP.pts, plotter.XY{X: x, Y: m.LossPolicy})
+			klP.pts = append(klP.pts, plotter.XY{X: x, Y: m.PolicyKL})
 			lossV.pts = append(lossV.pts, plotter.XY{X: x, Y: m.LossValue})
 		}
 		if m.HeldoutValueBaseline > 0 {
@@ -123,7 +124,7 @@ func curvePanels(history []Metrics) ([][]*plot.Plot, error) {
 		ss            []series
 	}{
 		{"Value: held-out against training", "cross-entropy (nats)", []series{hoV, hoBase, lossV}},
-		{"Policy", "nats", []series{lossP, hoKL}},
+		{"Policy", "nats", []series{lossP, klP, hoKL}},
 		{"Self-play games", "plies", []series{length}},
 		{"Strength: score of the checkpoint", "score (0–1)", []series{vsRandom, vsAB, vsPrev}},
 		{"Elo against the alpha-beta reference", "Elo", []series{elo}},

@@ -626,6 +626,7 @@ func (r *runner) trainSteps(ctx context.Context, it, newPositions int, m *Metric
 			return fmt.Errorf("training step %d: %w", done+1, err)
 		}
 		sum.Policy += l.Policy
+		sum.PolicyEntropy += l.PolicyEntropy
 		sum.Value += l.Value
 		sum.L2 += l.L2
 		sum.Total += l.Total
@@ -642,6 +643,8 @@ func (r *runner) trainSteps(ctx context.Context, it, newPositions int, m *Metric
 	if done > 0 {
 		n := float64(done)
 		m.LossPolicy, m.LossValue, m.LossL2, m.LossTotal = sum.Policy/n, sum.Value/n, sum.L2/n, sum.Total/n
+		m.PolicyEntropy = sum.PolicyEntropy / n
+		m.PolicyKL = m.LossPolicy - m.PolicyEntropy
 		m.TrainPosPerS = n * float64(t.BatchSize) / time.Since(start).Seconds()
 	}
 	return nil
@@ -698,7 +701,7 @@ func summaryLine(m *Metrics) string {
 		fmt.Fprintf(&sb, "round %d: %d new positions", m.Iteration, m.Positions)
 	}
 	if m.Steps > 0 {
-		fmt.Fprintf(&sb, " | %d steps, loss p %.3f v %.3f l2 %.4f", m.Steps, m.LossPolicy, m.LossValue, m.LossL2)
+		fmt.Fprintf(&sb, " | %d steps, loss p %.3f (kl %.3f) v %.3f l2 %.4f", m.Steps, m.LossPolicy, m.PolicyKL, m.LossValue, m.LossL2)
 	} else {
 		sb.WriteString(" | no training yet")
 	}

@@ -135,13 +135,14 @@ func TestHeldoutMetricsInMetricsFile(t *testing.T) {
 	if err := json.Unmarshal([]byte(lines[1]), &m); err != nil {
 		t.Fatal(err)
 	}
-	for _, key := range []string{"heldout_value_loss", "heldout_value_baseline", "heldout_policy_kl", "resign_threshold", "adjudicated_wins"} {
+	for _, key := range []string{"heldout_value_loss", "heldout_value_baseline", "heldout_policy_kl", "policy_kl", "policy_entropy",
+		"resign_threshold", "adjudicated_wins"} {
 		v, ok := m[key].(float64)
 		if !ok || math.IsNaN(v) {
 			t.Errorf("metrics line lacks %s: %v", key, m[key])
 		}
 	}
-	if m["heldout_value_loss"].(float64) <= 0 || m["heldout_policy_kl"].(float64) <= 0 {
+	if m["heldout_value_loss"].(float64) <= 0 || m["heldout_policy_kl"].(float64) <= 0 || m["policy_kl"].(float64) <= 0 {
 		t.Errorf("held-out figures not measured: %v", lines[1])
 	}
 }
