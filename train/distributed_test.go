@@ -9,28 +9,60 @@ import (
 	"testing"
 
 	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/train/bus/folder"
 )
 
-// TestSelfPlayFeedsLearn runs the distributed pair: two self-play
-// processes write shards to a folder, a learner trains on them, and a
-// self-play process following the run picks up the learner's checkpoint.
+// folderBus opens a shard folder as the learner's bus, with the run's
+// checkpoints as its networks.
+func folderBus(dir string) func(context.Context, string) (*LearnBus, error) {
+	return func(_ context.Context, runDir string) (*LearnBus, error) {
+		src, err := folder.NewSource(dir, nil)
+		if err != nil {
+			return nil, err
+		}
+		return &LearnBus{Source: src, Networks: folder.Networks{Dir: filepath.Join(runDir, ckptDir)}}, nil
+	}
+}
+
+func folderWorker(t *testing.T, cfg *Config, data, id string, games int, nets *folder.Networks, out *bytes.Buffer) {
+	t.Helper()
+	sink, err := folder.NewSink(data, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := WorkerOptions{Config: cfg, Sink: sink, Worker: id, Games: games, ShardGames: 2}
+	if out != nil {
+		o.Out = out
+	}
+	if nets != nil {
+		o.Networks = nets
+	}
+	if err := SelfPlayWorker(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSelfPlayFeedsLearn runs the shared-folder pair: two workers write
+// shards to a folder, a learner trains on them, and a worker following the
+// run picks up the learner's checkpoint.
 func TestSelfPlayFeedsLearn(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
 	cfg := tinyConfig(t)
 	for _, id := range []string{"a", "b"} {
-		if err := SelfPlayToFolder(context.Background(), SelfPlayOptions{Config: cfg, OutDir: data, Games: 4, ShardGames: 2, ID: id}); err != nil {
-			t.Fatal(err)
-		}
+		folderWorker(t, cfg, data, id, 4, nil, nil)
 	}
 	shards, _ := filepath.Glob(filepath.Join(data, "*.shard"))
 	if len(shards) != 4 {
 		t.Fatalf("%d shards, want 4", len(shards))
 	}
 	var out bytes.Buffer
-	err := Learn(context.Background(), LearnOptions{RunsDir: dir, Name: "learner", Config: cfg, DataDir: data, Once: true, Out: &out})
+	err := Learn(context.Background(), LearnOptions{RunsDir: dir, Name: "learner", Config: cfg, Open: folderBus(data), Once: true, Out: &out})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "round 1: ") || !strings.Contains(out.String(), "8 games (a ") {
+		t.Fatalf("summary line:\n%s", out.String())
 	}
 	ckpt, err := ResolveCheckpoint(filepath.Join(dir, "learner"))
 	if err != nil || !strings.HasSuffix(ckpt, "iter-000001.azck") {
@@ -40,21 +72,24 @@ func TestSelfPlayFeedsLearn(t *testing.T) {
 	if err != nil || c.Step == 0 {
 		t.Fatalf("learner took no steps: %v", err)
 	}
+	used, _ := filepath.Glob(filepath.Join(data, "*.shard.used"))
+	if len(used) != 4 {
+		t.Fatalf("%d shards marked used, want 4", len(used))
+	}
 
 	// A follower picks up the learner's newest checkpoint.
 	out.Reset()
-	err = SelfPlayToFolder(context.Background(), SelfPlayOptions{Config: cfg, Weights: filepath.Join(dir, "learner"), Follow: true,
-		OutDir: data, Games: 2, ID: "c", Out: &out})
-	if err != nil || !strings.Contains(out.String(), "iter-000001.azck") {
-		t.Fatalf("follower: %v\n%s", err, out.String())
+	folderWorker(t, cfg, data, "c", 2, &folder.Networks{Dir: filepath.Join(dir, "learner", ckptDir)}, &out)
+	if !strings.Contains(out.String(), "network 1") {
+		t.Fatalf("follower:\n%s", out.String())
 	}
 	// Resuming the learner takes only the new shard.
 	out.Reset()
-	err = Learn(context.Background(), LearnOptions{RunsDir: dir, Name: "learner", Resume: true, DataDir: data, Once: true, Out: &out})
+	err = Learn(context.Background(), LearnOptions{RunsDir: dir, Name: "learner", Resume: true, Open: folderBus(data), Once: true, Out: &out})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	if !strings.Contains(out.String(), "round 2:") {
+	if !strings.Contains(out.String(), "round 2: ") || !strings.Contains(out.String(), "2 games (c ") {
 		t.Fatalf("second round missing:\n%s", out.String())
 	}
 	if _, err := os.Stat(filepath.Join(dir, "learner", ckptDir, "iter-000002.azck")); err != nil {
@@ -64,14 +99,18 @@ func TestSelfPlayFeedsLearn(t *testing.T) {
 
 func TestLearnErrors(t *testing.T) {
 	dir := t.TempDir()
-	err := Learn(context.Background(), LearnOptions{RunsDir: dir, Name: "x", Config: tinyConfig(t), DataDir: filepath.Join(dir, "missing"), Once: true})
+	err := Learn(context.Background(), LearnOptions{RunsDir: dir, Name: "x", Config: tinyConfig(t), Open: folderBus(filepath.Join(dir, "missing")), Once: true})
 	if err == nil || !strings.Contains(err.Error(), "missing") {
 		t.Fatalf("missing data folder: %v", err)
 	}
 	empty := filepath.Join(dir, "empty")
 	os.Mkdir(empty, 0o755)
-	err = Learn(context.Background(), LearnOptions{RunsDir: dir, Name: "y", Config: tinyConfig(t), DataDir: empty, Once: true})
+	err = Learn(context.Background(), LearnOptions{RunsDir: dir, Name: "y", Config: tinyConfig(t), Open: folderBus(empty), Once: true})
 	if err == nil || !strings.Contains(err.Error(), "no shards") {
 		t.Fatalf("empty data folder: %v", err)
+	}
+	err = Learn(context.Background(), LearnOptions{RunsDir: dir, Name: "z", Config: tinyConfig(t), Once: true})
+	if err == nil || !strings.Contains(err.Error(), "no bus") {
+		t.Fatalf("no bus: %v", err)
 	}
 }

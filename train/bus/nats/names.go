@@ -1,13 +1,18 @@
 package nats
 
 import (
+	"io"
+	"time"
+
 	"context"
 	"errors"
 	"fmt"
+	"github.com/alicezero/alicezero/train/bus"
 	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -39,9 +44,13 @@ func NamesFor(run string) Names {
 // started on it).
 var ErrNoRun = errors.New("no learner has set up a run on this server yet")
 
-// FindRun returns the names of run on the server, or, for run "", of the
+// FindRun returns the names of run on nc's server, or, for run "", of the
 // only run there: several runs need run to choose one.
-func FindRun(ctx context.Context, js jetstream.JetStream, run string) (Names, error) {
+func FindRun(ctx context.Context, nc *nats.Conn, run string) (Names, error) {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return Names{}, err
+	}
 	lister := js.StreamNames(ctx)
 	var runs []string
 	for name := range lister.Name() {
@@ -67,4 +76,23 @@ func FindRun(ctx context.Context, js jetstream.JetStream, run string) (Names, er
 	}
 	slices.Sort(runs)
 	return Names{}, fmt.Errorf("the server holds several runs (%s): choose one with --run", strings.Join(runs, ", "))
+}
+
+// WaitForRun is FindRun, waiting (and saying so on out, once) while no
+// learner has set up a run on the server.
+func WaitForRun(ctx context.Context, nc *nats.Conn, run string, out io.Writer) (Names, error) {
+	said := false
+	for {
+		n, err := FindRun(ctx, nc, run)
+		if !errors.Is(err, ErrNoRun) {
+			return n, err
+		}
+		if !said {
+			fmt.Fprintf(out, "waiting for a learner: %v\n", err)
+			said = true
+		}
+		if err := bus.SleepCtx(ctx, 2*time.Second); err != nil {
+			return Names{}, err
+		}
+	}
 }

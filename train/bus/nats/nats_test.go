@@ -234,9 +234,8 @@ func TestSinkSplitsLargeShards(t *testing.T) {
 func TestFindRun(t *testing.T) {
 	srv := startServer(t, "")
 	nc := connect(t, srv, "")
-	js, _ := jetstream.New(nc)
 	ctx := context.Background()
-	if _, err := FindRun(ctx, js, ""); err != ErrNoRun {
+	if _, err := FindRun(ctx, nc, ""); err != ErrNoRun {
 		t.Fatalf("empty server: %v", err)
 	}
 	for _, run := range []string{"a.1", "b"} {
@@ -246,15 +245,15 @@ func TestFindRun(t *testing.T) {
 		}
 		s.Close()
 		if run == "a.1" {
-			if n, err := FindRun(ctx, js, ""); err != nil || n.Run != "a_1" {
+			if n, err := FindRun(ctx, nc, ""); err != nil || n.Run != "a_1" {
 				t.Fatalf("one run: %+v %v", n, err)
 			}
 		}
 	}
-	if _, err := FindRun(ctx, js, ""); err == nil || !strings.Contains(err.Error(), "a_1, b") {
+	if _, err := FindRun(ctx, nc, ""); err == nil || !strings.Contains(err.Error(), "a_1, b") {
 		t.Fatalf("two runs: %v", err)
 	}
-	if n, err := FindRun(ctx, js, "b"); err != nil || n.Stream != streamPrefix+"b" {
+	if n, err := FindRun(ctx, nc, "b"); err != nil || n.Stream != streamPrefix+"b" {
 		t.Fatalf("run b: %+v %v", n, err)
 	}
 }

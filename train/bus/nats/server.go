@@ -25,8 +25,8 @@ type ServerOptions struct {
 	// TLSCert and TLSKey, if set, are PEM files: clients then connect with
 	// TLS.
 	TLSCert, TLSKey string
-	// MaxPayload caps a message (default DefaultMaxShardBytes plus room for
-	// headers).
+	// MaxPayload caps a message, headers included (default
+	// DefaultMaxShardBytes).
 	MaxPayload int
 	// Out receives the server's warnings and errors (default: none).
 	Out io.Writer
@@ -56,7 +56,7 @@ func StartServer(o ServerOptions) (*Server, error) {
 		return nil, fmt.Errorf("listening on %s, reachable from other machines, needs a token (--token or ALICEZERO_TOKEN) that workers must present", o.Listen)
 	}
 	if o.MaxPayload <= 0 {
-		o.MaxPayload = DefaultMaxShardBytes + headerRoom
+		o.MaxPayload = DefaultMaxShardBytes
 	}
 	if o.Out == nil {
 		o.Out = io.Discard

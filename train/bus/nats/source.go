@@ -31,9 +31,10 @@ type SourceOptions struct {
 	Out io.Writer
 }
 
-// DefaultMaxShardBytes is the default cap on a shard message: ample for
-// thousands of games, and under the server's hard limit of 64 MiB.
-const DefaultMaxShardBytes = 32 << 20
+// DefaultMaxShardBytes is the default cap on a shard message, headers
+// included: NATS advises against larger messages, and a worker splits a
+// larger shard into several.
+const DefaultMaxShardBytes = 8 << 20
 
 // fetchBatch is the most messages one Next takes.
 const fetchBatch = 64
@@ -177,7 +178,9 @@ func (s *Source) fetch(ctx context.Context, wait time.Duration) ([]*bus.Delivery
 	if wait == 0 {
 		batch, err = s.consumer.FetchNoWait(fetchBatch)
 	} else {
-		batch, err = s.consumer.Fetch(1, jetstream.FetchMaxWait(wait), jetstream.FetchContext(ctx))
+		fctx, cancel := context.WithTimeout(ctx, wait)
+		defer cancel()
+		batch, err = s.consumer.Fetch(1, jetstream.FetchContext(fctx))
 	}
 	if err != nil {
 		return nil, err
