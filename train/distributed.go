@@ -16,6 +16,7 @@ import (
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/model"
 	"github.com/alicezero/alicezero/train/bus"
+	"github.com/alicezero/alicezero/train/internal/fileutil"
 	"github.com/alicezero/alicezero/train/replay"
 )
 
@@ -253,6 +254,10 @@ type LearnBus struct {
 // shard or two, so older data comes from a worker that fell far behind.
 const DefaultMaxStale = 4
 
+// sourcesPattern names the list, beside a learner's run shard, of the
+// worker shards it holds: one line each, "ID<tab>WORKER<tab>GAMES".
+const sourcesPattern = "iter-%06d.sources"
+
 // maxRejectWarnings is how many rejected shards a round reports one by one.
 const maxRejectWarnings = 5
 
@@ -395,6 +400,15 @@ func (r *runner) learnRound(ctx context.Context, rd *round, lb *LearnBus) error 
 	it := r.state.Iteration + 1
 	shard := filepath.Join(bufferDir, fmt.Sprintf(shardPattern, it))
 	if err := replay.WriteShard(filepath.Join(r.dir, shard), rd.samples); err != nil {
+		return err
+	}
+	// The shards it came from, for the record: which worker shards made
+	// this run shard.
+	var sources strings.Builder
+	for _, d := range rd.taken {
+		fmt.Fprintf(&sources, "%s\t%s\t%d\n", d.ID, d.Info.Worker, d.Info.Games)
+	}
+	if err := fileutil.WriteAtomic(filepath.Join(r.dir, bufferDir, fmt.Sprintf(sourcesPattern, it)), []byte(sources.String())); err != nil {
 		return err
 	}
 	settled := append(slices.Clone(rd.taken), rd.dropped...)

@@ -109,12 +109,28 @@ func TestLearnOverNATSExactlyOnce(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
 		send(seed, 0)
 	}
+	// A message without the headers of a shard, and a shard whose data is
+	// damaged: both rejected and counted, neither in the buffer.
+	if err := nc.Publish(names.Subject, []byte("garbage")); err != nil {
+		t.Fatal(err)
+	}
+	damaged := replay.EncodeShard(bustest.Samples(t, 9, 5))
+	damaged[20] ^= 1
+	h := nats.Header{}
+	for k, v := range map[string]string{"Alice-Worker": "m", "Alice-Session": "0123456789abcdef", "Alice-Seq": "1", "Alice-Network": "0",
+		"Alice-Games": "1", "Alice-Play-Ms": "5", nats.MsgIdHdr: "m/0123456789abcdef/1"} {
+		h.Set(k, v)
+	}
+	if err := nc.PublishMsg(&nats.Msg{Subject: names.Subject, Header: h, Data: damaged}); err != nil {
+		t.Fatal(err)
+	}
 
 	// Round 1, then the crash.
 	lctx, cancel := context.WithCancel(ctx)
 	var out syncBuffer
 	err = Learn(lctx, LearnOptions{RunsDir: dir, Name: "run", Config: tinyConfig(t), Open: open(cancel), Poll: 200 * time.Millisecond, Out: &out})
-	if err != nil || !strings.Contains(out.String(), "round 1: 60 new positions, 6 games") {
+	if err != nil || !strings.Contains(out.String(), "round 1: 60 new positions, 6 games (w 7200/h), 2 shards rejected") ||
+		!strings.Contains(out.String(), "checksum mismatch") {
 		t.Fatalf("first learner: %v\n%s", err, out.String())
 	}
 

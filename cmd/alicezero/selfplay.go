@@ -106,10 +106,12 @@ func runSelfPlay(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		if err != nil {
 			return err
 		}
-		if o.Sink, err = natsbus.NewSink(ctx, nc, names, worker, stdout); err != nil {
+		sink, err := natsbus.NewSink(ctx, nc, names, worker, stdout)
+		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "worker %s: connected to %s, run %s\n", worker, nc.ConnectedUrlRedacted(), names.Run)
+		o.Sink = sink
+		fmt.Fprintf(stdout, "worker %s: connected to %s, run %s, session %s\n", worker, nc.ConnectedUrlRedacted(), names.Run, sink.Session())
 	}
 	defer o.Sink.Close()
 	o.Config.Seed = randomSeed()

@@ -148,10 +148,10 @@ func (s *Source) Resume(_ context.Context, state json.RawMessage) error {
 
 // Next implements bus.Source.
 func (s *Source) Next(ctx context.Context, wait time.Duration) ([]*bus.Delivery, error) {
-	out, err := s.fetch(ctx, 0)
+	out, err := s.drain(ctx)
 	if err == nil && len(out) == 0 && wait > 0 {
 		if out, err = s.fetch(ctx, wait); err == nil && len(out) > 0 {
-			more, _ := s.fetch(ctx, 0)
+			more, _ := s.drain(ctx)
 			out = append(out, more...)
 		}
 	}
@@ -166,6 +166,26 @@ func (s *Source) Next(ctx context.Context, wait time.Duration) ([]*bus.Delivery,
 		s.warn("warning: fetching shards: %v (retrying)\n", err)
 		if len(out) == 0 {
 			return nil, bus.SleepCtx(ctx, min(wait, time.Second))
+		}
+	}
+	return out, nil
+}
+
+// drainBytes bounds what one Next takes from a backlog.
+const drainBytes = 256 << 20
+
+// drain takes what is there, batch after batch, up to drainBytes.
+func (s *Source) drain(ctx context.Context) ([]*bus.Delivery, error) {
+	var out []*bus.Delivery
+	size := 0
+	for size < drainBytes {
+		ds, err := s.fetch(ctx, 0)
+		out = append(out, ds...)
+		if err != nil || len(ds) == 0 {
+			return out, err
+		}
+		for _, d := range ds {
+			size += len(d.Data)
 		}
 	}
 	return out, nil
