@@ -56,7 +56,7 @@ func Run(t *testing.T, open func(t *testing.T) Transport) {
 }
 
 // Samples returns n distinct positions of random play.
-func Samples(t *testing.T, seed uint64, n int) []replay.Sample {
+func Samples(t testing.TB, seed uint64, n int) []replay.Sample {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 1))
 	p := env.NewPosition(env.Alice)
