@@ -21,7 +21,7 @@ func benchSamples(b *testing.B, n int) []replay.Sample {
 	for i := range s {
 		s[i].Policy = make([]replay.PolicyEntry, 20)
 		for j := range s[i].Policy {
-			s[i].Policy[j] = replay.PolicyEntry{Index: uint16(100*j + i%100), Prob: 0.05}
+			s[i].Policy[j] = replay.PolicyEntry{Index: uint16(50*j + i%50), Prob: 0.05}
 		}
 	}
 	return s
