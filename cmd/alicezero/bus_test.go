@@ -175,13 +175,18 @@ func TestBusSurvivesKill9(t *testing.T) {
 	addr := freePort(t)
 	run := filepath.Join(dir, "r")
 	learnArgs := []string{"learn", "--runs-dir", dir, "--listen", addr, "--ack-wait", "2s", "--poll", "200ms", "--max-stale", "-1", "--quiet"}
-	learner := startCLI(t, "learner", append(learnArgs, "--config", cfg, "--run", "r")...)
 	worker := func(name string) *proc {
 		return startCLI(t, name, "selfplay", "--connect", "nats://"+addr, "--id", name, "--threads", "1", "--shard-games", "2", "--quiet")
 	}
-	a1, b := worker("a"), worker("b")
+	// The first worker starts before the learner listens: it waits.
+	a1 := worker("a")
+	learner := startCLI(t, "learner", append(learnArgs, "--config", cfg, "--run", "r")...)
+	waitUntil(t, time.Minute, "the learner", func() bool { return strings.Contains(learner.out.String(), "listening for workers") }, learner)
+	b := worker("b")
 	all := []*proc{learner, a1, b}
 	waitUntil(t, 2*time.Minute, "the first rounds", func() bool { return newestCheckpoint(run) >= rounds }, all...)
+
+	waitUntil(t, 2*time.Minute, "shards from worker a", func() bool { return len(sentShards(t, a1)) >= 2 }, all...)
 
 	// kill -9 of a worker, then of the learner (and its server).
 	a1.kill()
@@ -197,6 +202,8 @@ func TestBusSurvivesKill9(t *testing.T) {
 	if !strings.Contains(learner2.out.String(), "resuming run") {
 		t.Fatalf("the learner did not resume:\n%s", learner2.out.String())
 	}
+
+	waitUntil(t, 2*time.Minute, "shards from the restarted worker a", func() bool { return len(sentShards(t, a2)) >= 1 }, all...)
 
 	// Stop the workers; the learner takes what they sent.
 	a2.kill()

@@ -84,9 +84,9 @@ func runSelfPlay(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 			o.Weights = *weights
 		}
 	} else {
-		nc, err := natsbus.Connect(natsbus.ConnOptions{URL: *connect, Token: *token, CAFile: *tlsCA, Name: "alicezero selfplay " + worker, Out: stdout})
+		nc, err := natsbus.ConnectWait(ctx, natsbus.ConnOptions{URL: *connect, Token: *token, CAFile: *tlsCA, Name: "alicezero selfplay " + worker, Out: stdout})
 		if err != nil {
-			return err
+			return quietCancel(ctx, err)
 		}
 		defer nc.Close()
 		names, err := natsbus.WaitForRun(ctx, nc, *runName, stdout)

@@ -1,6 +1,7 @@
 package nats
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -8,6 +9,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+
+	"github.com/alicezero/alicezero/train/bus"
 )
 
 // ConnOptions configures Connect.
@@ -69,4 +72,25 @@ func Connect(o ConnOptions) (*nats.Conn, error) {
 		return nil, fmt.Errorf("cannot reach a NATS server at %s (is the learner running with --listen, and the port open?): %w", url, err)
 	}
 	return nil, fmt.Errorf("connecting to the NATS server at %s: %w", url, err)
+}
+
+// ConnectWait is Connect for a worker that may start before its learner:
+// while no server answers it waits (saying so on o.Out, once) and tries
+// again every two seconds, until ctx ends. Other errors (a refused token)
+// return at once.
+func ConnectWait(ctx context.Context, o ConnOptions) (*nats.Conn, error) {
+	said := false
+	for {
+		nc, err := Connect(o)
+		if err == nil || !errors.Is(err, nats.ErrNoServers) {
+			return nc, err
+		}
+		if !said && o.Out != nil {
+			fmt.Fprintf(o.Out, "waiting for the learner: %v\n", err)
+			said = true
+		}
+		if serr := bus.SleepCtx(ctx, 2*time.Second); serr != nil {
+			return nil, err
+		}
+	}
 }
