@@ -1,58 +1,71 @@
 package train
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/alicezero/alicezero/env"
-	"github.com/alicezero/alicezero/internal/progress"
+	"github.com/alicezero/alicezero/internal/fileutil"
 	"github.com/alicezero/alicezero/internal/seed"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/train/bus"
 	"github.com/alicezero/alicezero/train/engine"
 	"github.com/alicezero/alicezero/train/replay"
 	"github.com/alicezero/alicezero/train/runs"
 )
 
-// SelfPlayOptions configures SelfPlayToFolder.
-type SelfPlayOptions struct {
+// WorkerOptions configures SelfPlayWorker.
+type WorkerOptions struct {
 	Config *Config
-	// Weights is a checkpoint file or a run folder (its newest
-	// checkpoint); "" plays with the untrained network of Config's seed.
+	// Sink takes the shards to the learner.
+	Sink bus.Sink
+	// Networks, if set, supplies the network: the worker waits for the
+	// learner's first one and, before each shard, switches to the newest.
+	Networks bus.NetworkFetcher
+	// Weights is the checkpoint file to play with when Networks is nil;
+	// "" plays with the untrained network of Config's seed.
 	Weights string
-	// Follow re-reads a run folder's newest checkpoint before each shard,
-	// so that self-play keeps up with a "learn" process; it waits for the
-	// run's first checkpoint if there is none yet.
-	Follow bool
-	// OutDir receives one shard file per ShardGames games.
-	OutDir     string
+	// Worker names this worker in its shards (bus.ValidWorker).
+	Worker string
+	// ShardGames is the number of games per shard (default: the config's
+	// games_per_iteration); Games the total to play (0: until ctx ends).
 	ShardGames int
-	// Games is the total to play; 0 plays until ctx is cancelled.
-	Games int
-	// ID names this process's shards (default: from the seed and time), so
-	// that several processes can share OutDir.
-	ID       string
-	Out      io.Writer
-	Progress io.Writer
+	Games      int
+	// Threads is how many goroutines the network uses per batch (0: all
+	// cores); 1 suits several workers on one machine.
+	Threads int
+	// Out receives a line per shard and notices; Progress, if set (a
+	// terminal), a progress bar per shard. Without Progress, Out gets a
+	// progress line every ProgressEvery (default a minute) during a shard.
+	Out           io.Writer
+	Progress      io.Writer
+	ProgressEvery time.Duration
 }
 
-// SelfPlayToFolder generates games with a fixed or followed network and
-// writes their positions as shards for a learner. When ctx is cancelled
-// it says how many games it wrote and returns ctx.Err(); the game in
-// progress is lost, the shards written stay.
-func SelfPlayToFolder(ctx context.Context, o SelfPlayOptions) error {
+// SelfPlayWorker plays games with the learner's newest network (or a fixed
+// one) and sends their positions, a shard per ShardGames games, to the
+// learner through a bus.
+func SelfPlayWorker(ctx context.Context, o WorkerOptions) error {
 	cfg := o.Config
-	if cfg == nil {
+	switch {
+	case cfg == nil:
 		return errors.New("selfplay: no configuration")
+	case o.Sink == nil:
+		return errors.New("selfplay: nowhere to send shards")
 	}
 	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if err := bus.ValidWorker(o.Worker); err != nil {
 		return err
 	}
 	if o.Out == nil {
@@ -61,31 +74,28 @@ func SelfPlayToFolder(ctx context.Context, o SelfPlayOptions) error {
 	if o.ShardGames <= 0 {
 		o.ShardGames = cfg.SelfPlay.GamesPerIteration
 	}
-	if o.ID == "" {
-		o.ID = fmt.Sprintf("%x-%d", cfg.Seed, time.Now().UnixNano()%1e9)
-	}
-	if strings.ContainsAny(o.ID, `/\`) {
-		return fmt.Errorf("selfplay: id %q must not contain path separators", o.ID)
-	}
-	if err := os.MkdirAll(o.OutDir, 0o755); err != nil {
-		return err
+	if o.ProgressEvery <= 0 {
+		o.ProgressEvery = time.Minute
 	}
 	variant, err := env.VariantByName(cfg.Variant)
 	if err != nil {
 		return err
 	}
-	if o.Follow {
-		// The learner may still be creating the run: wait for its first
-		// checkpoint rather than fail, so both can be started at once.
-		if err := waitForCheckpoint(ctx, o.Weights, o.Out); err != nil {
+	var w *model.Weights
+	network, source := -1, ""
+	if o.Networks != nil {
+		fmt.Fprintf(o.Out, "worker %s: waiting for the learner's network\n", o.Worker)
+		if network, w, err = fetchNetwork(ctx, o.Networks, -1); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
 			return err
 		}
-	}
-	w, source, err := loadOrInitWeights(cfg, variant, o.Weights)
-	if err != nil {
+		source = fmt.Sprintf("network %d", network)
+	} else if w, source, err = loadOrInitWeights(cfg, variant, o.Weights); err != nil {
 		return err
 	}
-	eval, err := model.NewFastEvaluator(w, model.FastOptions{})
+	eval, err := model.NewFastEvaluator(w, model.FastOptions{Workers: o.Threads})
 	if err != nil {
 		return err
 	}
@@ -94,24 +104,19 @@ func SelfPlayToFolder(ctx context.Context, o SelfPlayOptions) error {
 	if err != nil {
 		return err
 	}
-	followed := "" // the checkpoint file followed last
-	if o.Follow {
-		followed, _ = runs.Resolve(o.Weights)
-	}
-	fmt.Fprintf(o.Out, "self-play with %s, writing shards to %s\n", source, o.OutDir)
-	played := 0
+	fmt.Fprintf(o.Out, "worker %s: self-play with %s, seed %d\n", o.Worker, source, cfg.Seed)
+	played, start := 0, time.Now()
 	for shard := 1; o.Games == 0 || played < o.Games; shard++ {
-		if o.Follow && o.Weights != "" {
-			if path, err := runs.Resolve(o.Weights); err == nil && path != followed {
-				net, err := engine.LoadNetwork(path, variant)
-				if err != nil {
-					fmt.Fprintf(o.Out, "warning: keeping %s: %v\n", source, err)
-				} else if err := eval.SetWeights(net.Weights); err != nil {
-					return err
+		if o.Networks != nil {
+			if it, nw, err := fetchNetwork(ctx, o.Networks, network); err != nil {
+				fmt.Fprintf(o.Out, "warning: keeping network %d: %v\n", network, err)
+			} else if nw != nil {
+				if err := eval.SetWeights(nw); err != nil {
+					fmt.Fprintf(o.Out, "warning: keeping network %d: network %d: %v\n", network, it, err)
 				} else {
 					searcher.ClearCache()
-					source, followed = net.Description, path
-					fmt.Fprintf(o.Out, "now playing with %s\n", source)
+					network = it
+					fmt.Fprintf(o.Out, "now playing with network %d\n", network)
 				}
 			}
 		}
@@ -119,15 +124,10 @@ func SelfPlayToFolder(ctx context.Context, o SelfPlayOptions) error {
 		if o.Games > 0 {
 			n = min(n, o.Games-played)
 		}
-		bar := progress.New(o.Progress, n, fmt.Sprintf("shard %d self-play", shard), "games")
-		start := time.Now()
-		// Workers play every game out: the threshold is calibrated by a
-		// training run from its own games.
-		games, err := selfPlay(ctx, cfg, variant, searcher, shard, n, 0, func(*SelfPlayGame) { bar.Add(1) })
-		bar.Finish()
+		games, secs, err := playShard(ctx, cfg, variant, searcher, shard, n, o)
 		if err != nil {
 			if ctx.Err() != nil {
-				fmt.Fprintf(o.Out, "interrupted: %d games written\n", played)
+				fmt.Fprintf(o.Out, "interrupted: %d games sent\n", played)
 				return ctx.Err()
 			}
 			return err
@@ -136,36 +136,66 @@ func SelfPlayToFolder(ctx context.Context, o SelfPlayOptions) error {
 		for _, g := range games {
 			samples = append(samples, g.Samples...)
 		}
-		name := filepath.Join(o.OutDir, fmt.Sprintf("sp-%s-%06d.shard", o.ID, shard))
-		if err := replay.WriteShard(name, samples); err != nil {
-			return err
+		info := bus.ShardInfo{Worker: o.Worker, Network: network, Games: len(games), PlaySeconds: secs}
+		if err := o.Sink.Send(ctx, info, samples); err != nil {
+			if ctx.Err() != nil {
+				fmt.Fprintf(o.Out, "interrupted: %d games sent\n", played)
+				return ctx.Err()
+			}
+			return fmt.Errorf("sending shard %d: %w", shard, err)
 		}
 		played += len(games)
-		fmt.Fprintf(o.Out, "%s: %d games, %d positions in %s (%d games in all)\n",
-			filepath.Base(name), len(games), len(samples), time.Since(start).Round(time.Second), played)
+		fmt.Fprintf(o.Out, "shard %d: %d games, %d positions in %s with network %d (%d games in all, %.0f/h)\n", shard, len(games), len(samples),
+			time.Duration(secs*float64(time.Second)).Round(time.Second), network, played, float64(played)/time.Since(start).Hours())
 	}
 	return nil
 }
 
-// followPoll is how often a following self-play process looks for the
-// run's first checkpoint.
-const followPoll = time.Second
+// playShard plays n games for one shard, showing progress, and returns
+// them with the time they took.
+func playShard(ctx context.Context, cfg *Config, variant env.Variant, s *mcts.Searcher, shard, n int, o WorkerOptions) ([]*SelfPlayGame, float64, error) {
+	bar := newBar(o.Progress, n, fmt.Sprintf("shard %d self-play", shard), "games")
+	start, last, done := time.Now(), time.Now(), 0
+	// Workers play every game out: the resignation threshold is
+	// calibrated by a training run from its own games.
+	games, err := selfPlay(ctx, cfg, variant, s, shard, n, 0, func(*SelfPlayGame) {
+		done++
+		if bar != nil {
+			bar.Add(1)
+		} else if time.Since(last) >= o.ProgressEvery {
+			last = time.Now()
+			fmt.Fprintf(o.Out, "shard %d: %d/%d games (%.0f/h)\n", shard, done, n, float64(done)/time.Since(start).Hours())
+		}
+	})
+	if bar != nil {
+		bar.Finish()
+	}
+	return games, time.Since(start).Seconds(), err
+}
 
-// waitForCheckpoint returns once path (a run folder) holds a checkpoint,
-// saying once that it waits; it returns ctx's error if ctx ends first.
-func waitForCheckpoint(ctx context.Context, path string, out io.Writer) error {
-	for said := false; ; said = true {
-		if _, err := runs.Resolve(path); err == nil {
-			return nil
+// fetchNetwork returns the newest network if it differs from iteration
+// have (nil weights when not), waiting for a first one when have is -1.
+func fetchNetwork(ctx context.Context, nets bus.NetworkFetcher, have int) (int, *model.Weights, error) {
+	for {
+		it, err := nets.NewestNetwork(ctx)
+		if errors.Is(err, bus.ErrNoNetwork) && have < 0 {
+			if err := bus.SleepCtx(ctx, 2*time.Second); err != nil {
+				return 0, nil, err
+			}
+			continue
 		}
-		if !said {
-			fmt.Fprintf(out, "waiting for the first checkpoint in %s (start 'alicezero learn' for it)\n", path)
+		if err != nil || it == have {
+			return it, nil, err
 		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(followPoll):
+		data, err := nets.FetchNetwork(ctx, it)
+		if err != nil {
+			return it, nil, err
 		}
+		c, err := model.ReadCheckpoint(bytes.NewReader(data))
+		if err != nil {
+			return it, nil, fmt.Errorf("network %d: %w", it, err)
+		}
+		return it, c.Weights, nil
 	}
 }
 
@@ -198,136 +228,234 @@ type LearnOptions struct {
 	RunsDir, Name string
 	Resume        bool
 	Config        *Config
-	// DataDir is where self-play processes write their shards.
-	DataDir string
-	// Once trains on the shards present and returns; otherwise Learn
-	// waits for more (polling every Poll) until ctx is cancelled.
+	// Open connects the learner's side of the bus once the run folder is
+	// open (an embedded server keeps its data there).
+	Open func(ctx context.Context, runDir string) (*LearnBus, error)
+	// MaxStale drops shards played by a network more than MaxStale
+	// iterations older than the newest (counted in the metrics as
+	// stale_shards): 0 means DefaultMaxStale, negative keeps all.
+	MaxStale int
+	// Once trains on the shards there are and returns; otherwise Learn
+	// waits for more (up to Poll at a time) until ctx is cancelled.
 	Once     bool
 	Poll     time.Duration
 	Out      io.Writer
 	Progress io.Writer
 }
 
-// Learn trains a run from shards that "selfplay" processes write to a
-// folder: each round takes the new shards (at least min_buffer positions
-// before the first), takes optimiser steps and writes a checkpoint that the
-// self-play processes can follow. When ctx is cancelled it says where the
-// run stands and returns ctx.Err(), as Run does.
+// LearnBus is the learner's side of a bus.
+type LearnBus struct {
+	Source bus.Source
+	// Networks, if set, receives the network of every checkpoint.
+	Networks bus.NetworkPublisher
+	// Close, if set, is called when Learn returns.
+	Close func()
+}
+
+// DefaultMaxStale is how many iterations old a shard's network may be
+// before Learn drops the shard: the workers follow the learner within a
+// shard or two, so older data comes from a worker that fell far behind.
+const DefaultMaxStale = 4
+
+// sourcesPattern names the list, beside a learner's run shard, of the
+// worker shards it holds: one line each, "ID<tab>WORKER<tab>GAMES".
+const sourcesPattern = "iter-%06d.sources"
+
+// maxRejectWarnings is how many rejected shards a round reports one by one.
+const maxRejectWarnings = 5
+
+// Learn trains a run from the shards that self-play workers send: each
+// round takes the shards that arrived (at least min_buffer positions
+// before the first), writes them as one shard of the run, takes optimiser
+// steps and writes a checkpoint that records which shards it took; then it
+// acknowledges them to the bus and publishes the new network.
 func Learn(ctx context.Context, o LearnOptions) error {
+	if o.Open == nil {
+		return errors.New("learn: no bus to take shards from")
+	}
 	if o.Poll <= 0 {
 		o.Poll = 5 * time.Second
 	}
-	dataDir, err := filepath.Abs(o.DataDir)
-	if err != nil {
-		return err
-	}
-	if st, err := os.Stat(dataDir); err != nil || !st.IsDir() {
-		return fmt.Errorf("learn: data folder %s: not a folder (%v)", o.DataDir, err)
+	if o.MaxStale == 0 {
+		o.MaxStale = DefaultMaxStale
 	}
 	r, err := openRun(Options{RunsDir: o.RunsDir, Name: o.Name, Resume: o.Resume, Config: o.Config, Out: o.Out, Progress: o.Progress})
 	if err != nil {
 		return err
 	}
 	defer r.close()
-	// A round that was checkpointed may have stopped before it marked its
-	// shards as used.
-	markUsed(r.out, r.state.Consumed, ".used")
-	for it := r.state.Iteration + 1; ; {
-		shards, err := newShards(dataDir)
+	lb, err := o.Open(ctx, r.dir)
+	if err != nil {
+		return err
+	}
+	if lb.Close != nil {
+		defer lb.Close()
+	}
+	defer lb.Source.Close()
+	// A round that was checkpointed may have stopped before it
+	// acknowledged its shards.
+	if err := lb.Source.Resume(ctx, r.state.Consumed); err != nil {
+		return err
+	}
+	stopped := func() error {
+		fmt.Fprintf(r.out, "stopped at round %d; continue with --resume %s\n", r.state.Iteration, filepath.Base(r.dir))
+		return ctx.Err()
+	}
+	if err := r.finishInterrupted(ctx); err != nil {
+		if ctx.Err() != nil {
+			return stopped()
+		}
+		return err
+	}
+	r.publishNetwork(ctx, lb.Networks)
+	rd := newRound()
+	wait := o.Poll
+	if o.Once {
+		wait = 0
+	}
+	for {
+		ds, err := lb.Source.Next(ctx, wait)
 		if err != nil {
+			if ctx.Err() != nil {
+				return stopped()
+			}
 			return err
 		}
-		var samples []replay.Sample
-		var used []string
-		for _, path := range shards {
-			s, err := replay.ReadShard(path)
-			if err != nil {
-				fmt.Fprintf(r.out, "warning: skipping %v (renamed to .bad)\n", err)
-				markUsed(r.out, []string{path}, ".bad")
-				continue
-			}
-			samples = append(samples, s...)
-			used = append(used, path)
+		for _, d := range ds {
+			rd.take(ctx, r, lb.Source, d, o.MaxStale)
 		}
-		if len(samples) > 0 && (r.buf.Len()+len(samples) >= r.cfg.Train.MinBuffer || o.Once) {
-			// The round's positions become one shard of the run, as in
-			// "train", and the shards they came from are marked as used once
-			// the checkpoint records them.
-			shard := runs.ShardName(it)
-			if err := replay.WriteShard(filepath.Join(r.dir, shard), samples); err != nil {
-				return err
-			}
-			r.state.Consumed = used
-			m := Metrics{Iteration: it, Positions: len(samples)}
-			if err := r.learn(ctx, it, []shardRef{{Path: shard, Positions: len(samples)}}, samples, &m); err != nil {
-				if ctx.Err() != nil {
-					fmt.Fprintf(r.out, "interrupted: the run stays at round %d; continue with --resume %s\n", r.state.Iteration, filepath.Base(r.dir))
-					return ctx.Err()
+		ready := len(rd.samples) > 0 && r.buf.Len()+len(rd.samples) >= r.cfg.Train.MinBuffer
+		if o.Once && len(ds) == 0 {
+			if len(rd.samples) == 0 {
+				if r.state.Iteration == 0 {
+					return errors.New("learn: no shards to learn from")
 				}
-				return err
+				return nil
 			}
-			markUsed(r.out, used, ".used")
-			it++
+			ready = true
+		}
+		if !ready {
 			continue
 		}
-		if o.Once {
-			if r.state.Iteration == 0 {
-				return fmt.Errorf("learn: no shards in %s", o.DataDir)
+		if err := r.learnRound(ctx, rd, lb); err != nil {
+			if ctx.Err() != nil {
+				fmt.Fprintf(r.out, "interrupted: the run stays at round %d; continue with --resume %s\n", r.state.Iteration, filepath.Base(r.dir))
+				return ctx.Err()
 			}
-			return nil
+			return err
 		}
-		select {
-		case <-ctx.Done():
-			fmt.Fprintf(r.out, "stopped at round %d; continue with --resume %s\n", r.state.Iteration, filepath.Base(r.dir))
-			return ctx.Err()
-		case <-time.After(o.Poll):
-		}
+		rd = newRound()
 	}
 }
 
-// markUsed renames consumed shard files with suffix, so that no later
-// round reads them again; files already renamed are skipped.
-func markUsed(out io.Writer, paths []string, suffix string) {
-	for _, p := range paths {
-		if err := os.Rename(p, p+suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
-			fmt.Fprintf(out, "warning: %v\n", err)
-		}
-	}
+// round gathers the shards of one learner round.
+type round struct {
+	taken    []*bus.Delivery // into the buffer
+	dropped  []*bus.Delivery // stale: taken out, not into the buffer
+	samples  []replay.Sample
+	workers  map[string]*WorkerMetrics
+	stale    int
+	rejected int
 }
 
-// newShards lists the complete shard files of dir, oldest first (by
-// modification time, then name). Used ones carry a suffix after .shard.
-func newShards(dir string) ([]string, error) {
-	entries, err := os.ReadDir(dir)
+func newRound() *round { return &round{workers: map[string]*WorkerMetrics{}} }
+
+// take checks one delivery and adds it to the round, drops it as stale or
+// rejects it.
+func (rd *round) take(ctx context.Context, r *runner, src bus.Source, d *bus.Delivery, maxStale int) {
+	var samples []replay.Sample
+	err := d.Err
+	if err == nil {
+		samples, err = replay.DecodeShard(d.Data, d.ID)
+	}
 	if err != nil {
-		return nil, err
-	}
-	type file struct {
-		path string
-		mod  time.Time
-	}
-	var files []file
-	for _, e := range entries {
-		name := e.Name()
-		// Temporary files of an atomic write start with a dot.
-		if e.IsDir() || !strings.HasSuffix(name, ".shard") || strings.HasPrefix(name, ".") {
-			continue
+		rd.rejected++
+		if rd.rejected <= maxRejectWarnings {
+			fmt.Fprintf(r.out, "warning: rejected shard %s from %q: %v\n", d.ID, d.Info.Worker, err)
 		}
-		info, err := e.Info()
-		if err != nil {
-			continue
+		if err := src.Reject(ctx, d, err); err != nil {
+			fmt.Fprintf(r.out, "warning: %v\n", err)
 		}
-		files = append(files, file{filepath.Join(dir, name), info.ModTime()})
+		return
 	}
-	slices.SortFunc(files, func(a, b file) int {
-		if c := a.mod.Compare(b.mod); c != 0 {
-			return c
+	if net := d.Info.Network; maxStale >= 0 && net >= 0 && r.state.Iteration-net > maxStale {
+		rd.stale++
+		rd.dropped = append(rd.dropped, d)
+		return
+	}
+	rd.taken = append(rd.taken, d)
+	rd.samples = append(rd.samples, samples...)
+	wm := rd.workers[d.Info.Worker]
+	if wm == nil {
+		wm = &WorkerMetrics{Worker: d.Info.Worker}
+		rd.workers[d.Info.Worker] = wm
+	}
+	wm.Shards++
+	wm.Games += d.Info.Games
+	wm.Positions += len(samples)
+	wm.PlaySeconds += d.Info.PlaySeconds
+}
+
+// learnRound writes the round's positions as one shard of the run, trains
+// on them and checkpoints; after the checkpoint the round's shards are
+// acknowledged and the new network published.
+func (r *runner) learnRound(ctx context.Context, rd *round, lb *LearnBus) error {
+	it := r.state.Iteration + 1
+	shard := runs.ShardName(it)
+	if err := replay.WriteShard(filepath.Join(r.dir, shard), rd.samples); err != nil {
+		return err
+	}
+	// The shards it came from, for the record: which worker shards made
+	// this run shard.
+	var sources strings.Builder
+	for _, d := range rd.taken {
+		fmt.Fprintf(&sources, "%s\t%s\t%d\n", d.ID, d.Info.Worker, d.Info.Games)
+	}
+	if err := fileutil.WriteAtomic(filepath.Join(r.dir, runs.BufferDir, fmt.Sprintf(sourcesPattern, it)), []byte(sources.String())); err != nil {
+		return err
+	}
+	settled := append(slices.Clone(rd.taken), rd.dropped...)
+	state, err := lb.Source.Commit(settled)
+	if err != nil {
+		return err
+	}
+	r.state.Consumed = json.RawMessage(state)
+	m := Metrics{Iteration: it, Positions: len(rd.samples), StaleShards: rd.stale, RejectedShards: rd.rejected}
+	for _, wm := range rd.workers {
+		if wm.PlaySeconds > 0 {
+			wm.GamesPerHour = float64(wm.Games) / wm.PlaySeconds * 3600
 		}
-		return strings.Compare(a.path, b.path)
-	})
-	out := make([]string, len(files))
-	for i, f := range files {
-		out[i] = f.path
+		m.Games += wm.Games
+		m.GamesPerHour += wm.GamesPerHour
+		m.Workers = append(m.Workers, *wm)
 	}
-	return out, nil
+	slices.SortFunc(m.Workers, func(a, b WorkerMetrics) int { return strings.Compare(a.Worker, b.Worker) })
+	r.checkpointed = func() {
+		if err := lb.Source.Ack(ctx, settled); err != nil {
+			// The checkpoint records them: a redelivery is recognised.
+			fmt.Fprintf(r.out, "warning: acknowledging round %d's shards: %v\n", it, err)
+		}
+		r.publishNetwork(ctx, lb.Networks)
+	}
+	defer func() { r.checkpointed = nil }()
+	return r.learn(ctx, it, []shardRef{{Path: shard, Positions: len(rd.samples)}}, rd.samples, &m)
+}
+
+// publishNetwork publishes the current network (weights only) as the
+// network of the run's iteration; a failure is a warning, and the next
+// checkpoint publishes again.
+func (r *runner) publishNetwork(ctx context.Context, nets bus.NetworkPublisher) {
+	if nets == nil {
+		return
+	}
+	var buf bytes.Buffer
+	c := &model.Checkpoint{Weights: r.trainer.Weights(), Step: r.trainer.Steps(),
+		Meta: map[string]string{"run": filepath.Base(r.dir), "iteration": fmt.Sprint(r.state.Iteration)}}
+	err := model.WriteCheckpoint(&buf, c)
+	if err == nil {
+		err = nets.PublishNetwork(ctx, r.state.Iteration, buf.Bytes())
+	}
+	if err != nil && ctx.Err() == nil {
+		fmt.Fprintf(r.out, "warning: publishing the network of round %d: %v\n", r.state.Iteration, err)
+	}
 }

@@ -29,6 +29,14 @@
 //	cfg, err := train.BuiltinConfig("small")
 //	err = train.Run(ctx, train.Options{Config: cfg, Out: os.Stdout, Progress: os.Stderr})
 //
+// SelfPlayWorker and Learn are the two halves of a distributed run:
+// workers send shards and the learner publishes networks through package
+// bus (a shared folder, or NATS JetStream across machines). A learner
+// round writes the shards it took as one run shard, with a list of their
+// sources beside it (buffer/iter-N.sources), and its checkpoint records
+// the bus's state, so that a shard enters the buffer exactly once across
+// crashes.
+//
 // The network player of matches is package engine's Player (the arena's
 // "ckpt:PATH" kind is engine.Register); the layout of a run folder is
 // package runs'.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // Metrics is one iteration's line of metrics.jsonl.
@@ -64,6 +65,14 @@ type Metrics struct {
 	LossTotal     float64 `json:"loss_total"`
 	// SkippedShards counts unreadable replay shards skipped on resume.
 	SkippedShards int `json:"skipped_shards,omitempty"`
+
+	// Workers ("learn") are the round's shards per self-play worker;
+	// Games and GamesPerHour then add them up. StaleShards counts the
+	// shards dropped for their old network, RejectedShards the unusable
+	// ones (malformed, damaged, over the size limit) since the last round.
+	Workers        []WorkerMetrics `json:"workers,omitempty"`
+	StaleShards    int             `json:"stale_shards,omitempty"`
+	RejectedShards int             `json:"rejected_shards,omitempty"`
 
 	// Eval is present on iterations that measured strength.
 	Eval *EvalMetrics `json:"eval,omitempty"`
@@ -146,4 +155,38 @@ func readMetrics(path string, upTo int) ([]Metrics, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// WorkerMetrics is one self-play worker's share of a learner's round.
+type WorkerMetrics struct {
+	Worker    string `json:"worker"`
+	Shards    int    `json:"shards"`
+	Games     int    `json:"games"`
+	Positions int    `json:"positions"`
+	// PlaySeconds is the time the worker spent on the games, GamesPerHour
+	// its rate over that time.
+	PlaySeconds  float64 `json:"play_s"`
+	GamesPerHour float64 `json:"games_per_hour"`
+}
+
+// learnerRound is the start of a learner round's summary line: positions,
+// games, and each worker's rate.
+func learnerRound(sb *strings.Builder, m *Metrics) {
+	fmt.Fprintf(sb, "round %d: %d new positions, %d games", m.Iteration, m.Positions, m.Games)
+	if len(m.Workers) > 0 {
+		sb.WriteString(" (")
+		for i, w := range m.Workers {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			fmt.Fprintf(sb, "%s %.0f/h", w.Worker, w.GamesPerHour)
+		}
+		sb.WriteString(")")
+	}
+	if m.StaleShards > 0 {
+		fmt.Fprintf(sb, ", %d stale shards dropped", m.StaleShards)
+	}
+	if m.RejectedShards > 0 {
+		fmt.Fprintf(sb, ", %d shards rejected", m.RejectedShards)
+	}
 }

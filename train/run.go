@@ -73,9 +73,10 @@ type runState struct {
 	// a run stopped between its checkpoint and metrics.jsonl writes the
 	// line on resume.
 	Metrics *Metrics `json:"metrics,omitempty"`
-	// Consumed are the data-folder shards ("learn") of the completed round,
-	// to be marked as used if the run stopped before it did so.
-	Consumed []string `json:"consumed,omitempty"`
+	// Consumed is the state of the bus "learn" takes shards from, as of
+	// this checkpoint (bus.Source.Commit): the shard folder's files of the
+	// completed round, or the ledger of the messages taken.
+	Consumed json.RawMessage `json:"consumed,omitempty"`
 }
 
 // shardRef is one shard of the replay window and its number of positions.
@@ -102,6 +103,9 @@ type runner struct {
 	// skippedShards counts the unreadable shards of the last resume, for
 	// the next metrics line.
 	skippedShards int
+	// checkpointed, if set, is called once an iteration's checkpoint is
+	// on disk ("learn" acknowledges its shards there).
+	checkpointed func()
 }
 
 // Run trains: self-play, optimiser steps and a checkpoint per iteration,
@@ -553,6 +557,9 @@ func (r *runner) learn(ctx context.Context, it int, shards []shardRef, samples [
 		return err
 	}
 	r.pruneCheckpoints()
+	if r.checkpointed != nil {
+		r.checkpointed()
+	}
 	return r.finishIteration(ctx, *m)
 }
 
@@ -694,10 +701,13 @@ func (r *runner) pruneCheckpoints() {
 // summaryLine is the one line printed per iteration.
 func summaryLine(m *Metrics) string {
 	var sb strings.Builder
-	if m.Games > 0 {
+	switch {
+	case len(m.Workers) > 0 || m.StaleShards > 0 || m.RejectedShards > 0:
+		learnerRound(&sb, m)
+	case m.Games > 0:
 		fmt.Fprintf(&sb, "iter %d: %d games (%.0f/h, %.0f pos/s), len %.1f, W/D/B %d/%d/%d (adj %d, resign %d)",
 			m.Iteration, m.Games, m.GamesPerHour, m.PositionsPerS, m.MeanGameLength, m.WhiteWins, m.Draws, m.BlackWins, m.Adjudicated, m.Resigned)
-	} else {
+	default:
 		fmt.Fprintf(&sb, "round %d: %d new positions", m.Iteration, m.Positions)
 	}
 	if m.Steps > 0 {

@@ -134,8 +134,8 @@ func TestUsageNamesWhatIsMissing(t *testing.T) {
 	}{
 		{[]string{"perft"}, "alicezero perft: missing DEPTH"},
 		{[]string{"perft", "3", "4"}, `alicezero perft: unexpected argument "4"`},
-		{[]string{"selfplay", "--config", "tiny"}, "alicezero selfplay: missing --out"},
-		{[]string{"learn"}, "alicezero learn: missing --data"},
+		{[]string{"selfplay", "--config", "tiny"}, "alicezero selfplay: needs one of --out FOLDER"},
+		{[]string{"learn"}, "alicezero learn: needs one of --data FOLDER"},
 		{[]string{"arena", "random"}, "alicezero arena: want at least two players, got 1"},
 		{[]string{"export", "--out", "x"}, "alicezero export: missing --checkpoint"},
 		{[]string{"replay", "a.pgn", "b.pgn"}, `alicezero replay: unexpected argument "b.pgn"`},

@@ -3,76 +3,188 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/alicezero/alicezero/configs"
 	"github.com/alicezero/alicezero/train"
+	"github.com/alicezero/alicezero/train/bus"
+	"github.com/alicezero/alicezero/train/bus/folder"
+	natsbus "github.com/alicezero/alicezero/train/bus/nats"
 	"github.com/alicezero/alicezero/train/runs"
 )
 
+// tokenEnv is the environment variable that may carry the bus token, so
+// that it need not appear in the process list.
+const tokenEnv = "ALICEZERO_TOKEN"
+
 func runSelfPlay(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("selfplay", "", stderr)
-	config := fs.String("config", configs.Default, "built-in configuration ("+strings.Join(configs.Names(), ", ")+") or a YAML file: its search and selfplay sections apply")
-	weights := fs.String("weights", "", "checkpoint file or run folder (its newest checkpoint); default: an untrained network")
-	follow := fs.Bool("follow", false, "before each shard, switch to the run folder's newest checkpoint (to feed a 'learn' process)")
-	out := fs.String("out", "", "folder to write shard files to (required)")
+	config := fs.String("config", configs.Default, "built-in configuration ("+strings.Join(configs.Names(), ", ")+") or a YAML file: its search and selfplay sections apply (with --connect, default: the run's own, from the learner)")
+	out := fs.String("out", "", "folder to write shard files to, for a 'learn --data' process")
+	connect := fs.String("connect", "", "learner to send shards to: nats://HOST:PORT (tls://HOST:PORT for TLS) of 'learn --listen' or --bus")
+	weights := fs.String("weights", "", "with --out: checkpoint file or run folder (its newest checkpoint); default: an untrained network")
+	follow := fs.Bool("follow", false, "with --out: before each shard, switch to the run folder's newest checkpoint (to feed a 'learn' process)")
+	runName := fs.String("run", "", "with --connect: the run to work for (default: the only run on the server)")
+	token := fs.String("token", os.Getenv(tokenEnv), "with --connect: the learner's token (default: $"+tokenEnv+")")
+	tlsCA := fs.String("tls-ca", "", "with --connect: PEM file of the authority that signed the learner's TLS certificate")
 	games := fs.Int("games", 0, "games to play (0: until interrupted)")
-	shardGames := fs.Int("shard-games", 0, "games per shard file (default: the config's games_per_iteration)")
-	id := fs.String("id", "", "name of this process's shards, unique among the processes sharing --out (default: from seed and time)")
-	seed := fs.Int64("seed", -1, "seed (overrides the config; give each process its own)")
-	quiet := fs.Bool("quiet", false, "no progress bars")
+	shardGames := fs.Int("shard-games", 0, "games per shard (default: the config's games_per_iteration)")
+	id := fs.String("id", "", "this worker's name in shards and the learner's metrics (default: HOST-PID)")
+	seed := fs.Int64("seed", -1, "seed (default: a random one, printed)")
+	threads := fs.Int("threads", 0, "cores the network uses (0: all; 1 suits one worker per core)")
+	quiet := fs.Bool("quiet", false, "no progress display")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if err := noArgs(fs); err != nil {
 		return err
 	}
-	if *out == "" {
-		return usageError(fs, "missing --out, the folder to write shards to")
+	if (*out == "") == (*connect == "") {
+		return usageError(fs, "needs one of --out FOLDER (a shared folder) and --connect URL (a learner's bus)")
 	}
 	if *follow && *weights == "" {
 		return errors.New("--follow needs --weights naming a run folder")
 	}
-	cfg, err := loadConfig(*config)
-	if err != nil {
+	if *connect != "" && (*weights != "" || *follow) {
+		return errors.New("--weights and --follow are for --out: with --connect the learner supplies the network")
+	}
+	worker := *id
+	if worker == "" {
+		worker = defaultWorkerName()
+	}
+	if err := bus.ValidWorker(worker); err != nil {
 		return err
 	}
-	if *seed >= 0 {
-		cfg.Seed = uint64(*seed)
-	}
-	o := train.SelfPlayOptions{Config: cfg, Weights: *weights, Follow: *follow, OutDir: *out, ShardGames: *shardGames,
-		Games: *games, ID: *id, Out: stdout}
+	o := train.WorkerOptions{Worker: worker, ShardGames: *shardGames, Games: *games, Threads: *threads, Out: stdout}
 	if !*quiet {
-		o.Progress = stderr
+		o.Progress = terminal(stderr)
+	} else {
+		o.ProgressEvery = 1<<63 - 1
 	}
-	return train.SelfPlayToFolder(ctx, o)
+	configSet := flagSet(fs, "config")
+	if *out != "" {
+		cfg, err := loadConfig(*config)
+		if err != nil {
+			return err
+		}
+		o.Config = cfg
+		if o.Sink, err = folder.NewSink(*out, worker); err != nil {
+			return err
+		}
+		if *follow {
+			o.Networks = folder.Networks{Dir: filepath.Join(*weights, runs.CheckpointDir)}
+			if st, err := os.Stat(*weights); err != nil || !st.IsDir() {
+				return fmt.Errorf("--follow needs --weights naming a run folder: %s is not one", *weights)
+			}
+		} else {
+			o.Weights = *weights
+		}
+	} else {
+		nc, err := natsbus.ConnectWait(ctx, natsbus.ConnOptions{URL: *connect, Token: *token, CAFile: *tlsCA, Name: "alicezero selfplay " + worker, Out: stdout})
+		if err != nil {
+			return quietCancel(ctx, err)
+		}
+		defer nc.Close()
+		names, err := natsbus.WaitForRun(ctx, nc, *runName, stdout)
+		if err != nil {
+			return quietCancel(ctx, err)
+		}
+		nets, err := natsbus.NewNetworks(ctx, nc, names, false)
+		if err != nil {
+			return err
+		}
+		o.Networks = nets
+		if configSet {
+			o.Config, err = loadConfig(*config)
+		} else {
+			o.Config, err = runConfig(ctx, nets, names.Run)
+		}
+		if err != nil {
+			return err
+		}
+		sink, err := natsbus.NewSink(ctx, nc, names, worker, stdout)
+		if err != nil {
+			return err
+		}
+		o.Sink = sink
+		fmt.Fprintf(stdout, "worker %s: connected to %s, run %s, session %s\n", worker, nc.ConnectedUrlRedacted(), names.Run, sink.Session())
+	}
+	defer o.Sink.Close()
+	o.Config.Seed = randomSeed()
+	if *seed >= 0 {
+		o.Config.Seed = uint64(*seed)
+	}
+	return train.SelfPlayWorker(ctx, o)
+}
+
+// runConfig is the run's configuration as its learner published it.
+func runConfig(ctx context.Context, nets *natsbus.Networks, run string) (*train.Config, error) {
+	data, err := nets.Config(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return train.ParseConfig(data, "of run "+run+" (from the learner)")
 }
 
 func runLearn(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("learn", "", stderr)
 	config := fs.String("config", configs.Default, "built-in configuration ("+strings.Join(configs.Names(), ", ")+") or a YAML file, for a new run")
-	data := fs.String("data", "", "folder the self-play processes write shards to (required)")
+	data := fs.String("data", "", "take shards from this folder, where 'selfplay --out' processes write them")
+	listen := fs.String("listen", "", "take shards from workers over the network: HOST:PORT of an embedded NATS server ('selfplay --connect nats://HOST:PORT'); its data lives in the run folder")
+	busURL := fs.String("bus", "", "take shards through an external NATS JetStream server: nats://HOST:PORT")
+	token := fs.String("token", os.Getenv(tokenEnv), "with --listen: the secret workers must present, required unless HOST is loopback; with --bus: the server's token (default: $"+tokenEnv+")")
+	tlsCert := fs.String("tls-cert", "", "with --listen: PEM certificate, to serve workers over TLS")
+	tlsKey := fs.String("tls-key", "", "with --listen: PEM private key of --tls-cert")
+	tlsCA := fs.String("tls-ca", "", "with --bus: PEM file of the authority that signed the server's certificate")
+	maxStale := fs.Int("max-stale", train.DefaultMaxStale, "drop shards played by a network more than this many iterations old (-1: keep all)")
+	ackWait := fs.Duration("ack-wait", 30*time.Second, "with --listen or --bus: how soon a restarted learner gets again the shards its predecessor held")
+	maxShardMB := fs.Int("max-shard-mb", natsbus.DefaultMaxShardBytes>>20, "with --listen or --bus: largest shard message accepted, in MiB (workers split larger shards)")
 	name := fs.String("run", "", "name of the run's folder (default: CONFIG-DATE-TIME)")
 	runsDir := fs.String("runs-dir", runs.DefaultRunsDir, "folder that holds the runs")
 	resume := fs.String("resume", "", "continue the run `NAME`")
-	once := fs.Bool("once", false, "train on the shards present, then stop (default: keep waiting for more)")
-	poll := fs.Duration("poll", 5*time.Second, "how often to look for new shards")
+	once := fs.Bool("once", false, "train on the shards there are, then stop (default: keep waiting for more)")
+	poll := fs.Duration("poll", 5*time.Second, "how long to wait for new shards at a time")
 	seed := fs.Int64("seed", -1, "seed of a new run (overrides the config)")
 	quiet := fs.Bool("quiet", false, "no progress bars")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	modes := 0
+	for _, s := range []string{*data, *listen, *busURL} {
+		if s != "" {
+			modes++
+		}
+	}
 	if err := noArgs(fs); err != nil {
 		return err
 	}
-	if *data == "" {
-		return usageError(fs, "missing --data, the folder the self-play processes write shards to")
+	if modes != 1 {
+		return usageError(fs, "needs one of --data FOLDER, --listen HOST:PORT and --bus URL")
 	}
-	o := train.LearnOptions{RunsDir: *runsDir, Name: *name, DataDir: *data, Once: *once, Poll: *poll, Out: stdout}
+	if *maxStale == 0 {
+		return errors.New("--max-stale 0 would drop every shard not played by the newest network; use 1 or more, or -1 to keep all")
+	}
+	o := train.LearnOptions{RunsDir: *runsDir, Name: *name, Once: *once, Poll: *poll, MaxStale: *maxStale, Out: stdout}
 	if !*quiet {
-		o.Progress = stderr
+		o.Progress = terminal(stderr)
+	}
+	switch {
+	case *data != "":
+		o.Open = func(_ context.Context, runDir string) (*train.LearnBus, error) {
+			src, err := folder.NewSource(*data, stdout)
+			if err != nil {
+				return nil, err
+			}
+			return &train.LearnBus{Source: src, Networks: folder.Networks{Dir: filepath.Join(runDir, runs.CheckpointDir)}}, nil
+		}
+	default:
+		o.Open = natsLearnBus(natsLearner{listen: *listen, url: *busURL, token: *token, tlsCert: *tlsCert, tlsKey: *tlsKey, tlsCA: *tlsCA,
+			ackWait: *ackWait, maxShardBytes: *maxShardMB << 20, out: stdout, logs: stderr})
 	}
 	runName, err := checkRun(*runsDir, *name, *resume)
 	if err != nil {

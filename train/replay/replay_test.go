@@ -189,3 +189,20 @@ func TestBatchFill(t *testing.T) {
 		t.Errorf("Fill: %v allocations per batch, want 0", a)
 	}
 }
+
+// TestDecodeShardRefusesImpossibleCount: a message whose checksum is right
+// but whose sample count cannot fit its size is refused before anything is
+// allocated for it (a hostile sender must not make the learner run out of
+// memory).
+func TestDecodeShardRefusesImpossibleCount(t *testing.T) {
+	data := EncodeShard(testSamples(t, 3))
+	binary.LittleEndian.PutUint32(data[6:], 1<<31)
+	binary.LittleEndian.PutUint32(data[len(data)-4:], crc32.Checksum(data[:len(data)-4], castagnoli()))
+	_, err := DecodeShard(data, "msg-1")
+	if err == nil || !strings.Contains(err.Error(), "cannot fit") || !strings.Contains(err.Error(), "msg-1") {
+		t.Fatalf("err %v", err)
+	}
+	if s, err := DecodeShard(EncodeShard(testSamples(t, 3)), "ok"); err != nil || len(s) != 3 {
+		t.Fatalf("round trip: %d samples, %v", len(s), err)
+	}
+}

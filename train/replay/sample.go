@@ -97,10 +97,13 @@ func (s *Sample) appendBinary(b []byte) []byte {
 
 var errShortRecord = errors.New("record cut short")
 
+// minSampleSize is the size of a sample with an empty policy.
+const minSampleSize = env.SnapshotSize + 1 + 1 + 4 + 2
+
 // decodeSample reads one sample and returns the bytes it used.
 func decodeSample(b []byte) (Sample, int, error) {
 	var s Sample
-	const fixed = env.SnapshotSize + 1 + 1 + 4 + 2
+	const fixed = minSampleSize
 	if len(b) < fixed {
 		return s, 0, errShortRecord
 	}

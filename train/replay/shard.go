@@ -15,8 +15,9 @@ import (
 // count (uint32), the samples, and a CRC-32C of everything before it.
 //
 // Versions: 1 stored policy indices of the retired 1858-move table (refused:
-// reading them would need that table); 2 stores indices of env's move-type
-// planes (plane·64 + from-square).
+// reading them would need that table); 2 was a development format; 3 stores
+// indices of env's move-type planes (plane·64 + from-square) and per-sample
+// flags (proven root, no value target).
 const (
 	shardMagic   = "AZRB"
 	shardVersion = 3
@@ -29,6 +30,12 @@ var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc
 // WriteShard writes samples to path atomically (fileutil.WriteAtomic), so
 // a crash never leaves half a shard under the real name.
 func WriteShard(path string, samples []Sample) error {
+	return fileutil.WriteAtomic(path, EncodeShard(samples))
+}
+
+// EncodeShard returns samples in the shard format: what WriteShard writes
+// and what the shard bus carries.
+func EncodeShard(samples []Sample) []byte {
 	var buf bytes.Buffer
 	buf.WriteString(shardMagic)
 	b := binary.LittleEndian.AppendUint16(nil, shardVersion)
@@ -38,7 +45,7 @@ func WriteShard(path string, samples []Sample) error {
 	}
 	buf.Write(b)
 	buf.Write(binary.LittleEndian.AppendUint32(nil, crc32.Checksum(buf.Bytes(), castagnoli())))
-	return fileutil.WriteAtomic(path, buf.Bytes())
+	return buf.Bytes()
 }
 
 // ReadShard reads a shard, refusing a truncated or corrupted file.
@@ -47,8 +54,14 @@ func ReadShard(path string) ([]Sample, error) {
 	if err != nil {
 		return nil, err
 	}
+	return DecodeShard(data, path)
+}
+
+// DecodeShard decodes a shard, refusing truncated or corrupted data; name
+// (a file name or a message id) is what its errors call it.
+func DecodeShard(data []byte, name string) ([]Sample, error) {
 	fail := func(format string, args ...any) ([]Sample, error) {
-		return nil, fmt.Errorf("replay shard %s: %s", path, fmt.Sprintf(format, args...))
+		return nil, fmt.Errorf("replay shard %s: %s", name, fmt.Sprintf(format, args...))
 	}
 	if len(data) < 14 || string(data[:4]) != shardMagic {
 		return fail("not a replay shard (bad magic or too short)")
@@ -63,10 +76,15 @@ func ReadShard(path string) ([]Sample, error) {
 	}
 	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
 	if crc32.Checksum(body, castagnoli()) != sum {
-		return fail("checksum mismatch: the file is truncated or corrupted")
+		return fail("checksum mismatch: the data is truncated or corrupted")
 	}
 	n := int(binary.LittleEndian.Uint32(data[6:]))
 	rest := body[10:]
+	// A sample takes at least minSampleSize bytes: a count that cannot fit
+	// is refused before anything is allocated for it.
+	if n > len(rest)/minSampleSize {
+		return fail("%d samples cannot fit in %d bytes", n, len(rest))
+	}
 	samples := make([]Sample, 0, n)
 	for i := 0; i < n; i++ {
 		s, used, err := decodeSample(rest)
