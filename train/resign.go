@@ -20,11 +20,26 @@ const (
 	// resignLowest and resignHighest bound the thresholds considered.
 	resignLowest, resignHighest = 0.5, 0.99
 	// heldoutResignMargin is how far (in nats) the held-out value loss
-	// must be below the constant-guess baseline before resignation is
-	// switched on: until then the values it reads are no better than a
-	// guess.
+	// must be below the constant-guess baseline, on average over the last
+	// heldoutKept iterations, before resignation is switched on: until then
+	// the values it reads are no better than a guess. One iteration's
+	// measurement is too noisy to decide on.
 	heldoutResignMargin = 0.05
+	heldoutKept         = 3
 )
+
+// valueHeadBeatsGuess reports whether the last heldoutKept held-out
+// measurements put the value head clearly below the constant guess.
+func valueHeadBeatsGuess(hs []heldout) bool {
+	if len(hs) < heldoutKept {
+		return false
+	}
+	var gap float64
+	for _, h := range hs[len(hs)-heldoutKept:] {
+		gap += h.ValueLoss - h.Baseline
+	}
+	return gap/float64(heldoutKept) <= -heldoutResignMargin
+}
 
 // resignRecord is one side of a game played out with resignation off.
 type resignRecord struct {

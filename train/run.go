@@ -67,8 +67,9 @@ type runState struct {
 	// in force for the next iteration (0: no resignation).
 	Resign          resignCalibration `json:"resign"`
 	ResignThreshold float64           `json:"resign_threshold"`
-	// Heldout is the newest held-out measurement (nil before the first).
-	Heldout *heldout `json:"heldout,omitempty"`
+	// Heldout are the newest held-out measurements, oldest first (at most
+	// heldoutKept).
+	Heldout []heldout `json:"heldout,omitempty"`
 	// Metrics is the completed iteration's metrics line, kept here so that
 	// a run stopped between its checkpoint and metrics.jsonl writes the
 	// line on resume.
@@ -487,8 +488,7 @@ func (r *runner) iteration(ctx context.Context, it int) error {
 // the calibrated one, once the iteration and the value head allow it.
 func (r *runner) resignThreshold(it int) float64 {
 	sp := &r.cfg.SelfPlay
-	h := r.state.Heldout
-	if sp.ResignFalseRate == 0 || it < sp.ResignFrom || h == nil || h.ValueLoss > h.Baseline-heldoutResignMargin {
+	if sp.ResignFalseRate == 0 || it < sp.ResignFrom || !valueHeadBeatsGuess(r.state.Heldout) {
 		return 0
 	}
 	return r.state.ResignThreshold
@@ -532,7 +532,10 @@ func (r *runner) learn(ctx context.Context, it int, shards []shardRef, samples [
 		return fmt.Errorf("held-out measurement: %w", err)
 	}
 	m.setHeldout(&h)
-	r.state.Heldout = &h
+	r.state.Heldout = append(r.state.Heldout, h)
+	if n := len(r.state.Heldout); n > heldoutKept {
+		r.state.Heldout = append(r.state.Heldout[:0:0], r.state.Heldout[n-heldoutKept:]...)
+	}
 	r.buf.Add(samples)
 	r.state.Shards = append(r.state.Shards, shards...)
 	if err := r.trainSteps(ctx, it, len(samples), m); err != nil {

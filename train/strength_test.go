@@ -205,3 +205,22 @@ func TestResumeSkipsDamagedShardAndReadsOnlyTheWindow(t *testing.T) {
 		t.Fatalf("skipped shards not counted: %v %+v", err, hist[len(hist)-1])
 	}
 }
+
+func TestResignationWaitsForTheValueHead(t *testing.T) {
+	h := func(loss, base float64) heldout { return heldout{ValueLoss: loss, Baseline: base} }
+	for _, tc := range []struct {
+		hs   []heldout
+		want bool
+	}{
+		{nil, false},
+		{[]heldout{h(0.5, 1), h(0.5, 1)}, false}, // too few measurements
+		{[]heldout{h(0.9, 1), h(0.9, 1), h(0.9, 1)}, true},
+		{[]heldout{h(0.7, 1), h(0.7, 1), h(1.2, 1)}, true}, // the mean decides
+		{[]heldout{h(1.5, 1), h(0.9, 1), h(0.9, 1)}, false},
+		{[]heldout{h(0.5, 1), h(0.99, 1), h(0.98, 1), h(0.97, 1)}, false}, // only the newest count
+	} {
+		if got := valueHeadBeatsGuess(tc.hs); got != tc.want {
+			t.Errorf("%v: %v, want %v", tc.hs, got, tc.want)
+		}
+	}
+}
