@@ -25,14 +25,14 @@ func (r *runner) evaluate(ctx context.Context, it int) (*EvalMetrics, error) {
 		return nil, err
 	}
 	nets := map[string]*model.Weights{
-		fmt.Sprintf("net:iter-%d", it):     r.trainer.Weights(),
-		fmt.Sprintf("net:iter-%d", prevIt): prev.Weights,
+		fmt.Sprintf("iter:%d", it):     r.trainer.Weights(),
+		fmt.Sprintf("iter:%d", prevIt): prev.Weights,
 	}
 	reg, err := arena.NewRegistry()
 	if err != nil {
 		return nil, err
 	}
-	err = reg.Register("net", "net:iter-N  a checkpoint of this run", func(ctx context.Context, spec player.Spec, setup player.Setup) (player.Player, error) {
+	err = reg.Register("iter", "iter:N  this run's network after iteration N", func(ctx context.Context, spec player.Spec, setup player.Setup) (player.Player, error) {
 		w, ok := nets[spec.Text]
 		if !ok {
 			return nil, fmt.Errorf("no network %q in this run", spec.Text)
@@ -49,7 +49,7 @@ func (r *runner) evaluate(ctx context.Context, it int) (*EvalMetrics, error) {
 		return nil, err
 	}
 	abName := fmt.Sprintf("ab:depth=%d", e.AlphaBetaDepth)
-	players := []string{fmt.Sprintf("net:iter-%d", it), "random", abName, fmt.Sprintf("net:iter-%d", prevIt)}
+	players := []string{fmt.Sprintf("iter:%d", it), "random", abName, fmt.Sprintf("iter:%d", prevIt)}
 	openings, err := arena.BuiltinOpenings(max(1, e.Games/2), r.variant)
 	if err != nil {
 		return nil, err

@@ -21,7 +21,7 @@ type engineFlags struct {
 // the visit budget applies.
 func addEngineFlags(fs *flag.FlagSet, visitsHelp string) *engineFlags {
 	return &engineFlags{
-		weights: fs.String("weights", "", "checkpoint file or run folder (its newest checkpoint); none: the plain search (default: no network yet, the plain search)"),
+		weights: fs.String("weights", "", "checkpoint file or run folder (its newest checkpoint); none: the plain search (default: the built-in network)"),
 		threads: fs.Int("threads", 1, "search threads"),
 		visits:  fs.Int("visits", engine.DefaultVisits, visitsHelp),
 		hash:    fs.Int("hash", engine.DefaultHashMB, "evaluation cache in MiB"),

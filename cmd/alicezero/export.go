@@ -8,6 +8,7 @@ import (
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/model/builtin"
 	"github.com/alicezero/alicezero/model/onnx"
 	"github.com/alicezero/alicezero/train/runs"
 )
@@ -16,7 +17,7 @@ import (
 // (see docs/ONNX.md).
 func runExport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("export", "", stderr)
-	ckpt := fs.String("checkpoint", "", "checkpoint `file`, or a run folder (or its checkpoints/ folder) to export its newest checkpoint")
+	ckpt := fs.String("checkpoint", "", "checkpoint `file`, or a run folder (or its checkpoints/ folder) to export its newest checkpoint (default: the built-in network)")
 	out := fs.String("out", "", "output `folder` for model.onnx and model.json (created if missing)")
 	variant := fs.String("variant", "", "rule set the net plays (alice, alice-ep); default: the checkpoint's, else alice")
 	if err := parseFlags(fs, args); err != nil {
@@ -25,17 +26,10 @@ func runExport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.
 	if err := noArgs(fs); err != nil {
 		return err
 	}
-	switch {
-	case *ckpt == "":
-		return usageError(fs, "missing --checkpoint, the checkpoint file or run folder to export")
-	case *out == "":
+	if *out == "" {
 		return usageError(fs, "missing --out, the folder to write model.onnx and model.json to")
 	}
-	path, err := runs.Resolve(*ckpt)
-	if err != nil {
-		return err
-	}
-	c, err := model.LoadCheckpoint(path)
+	c, path, err := exportSource(*ckpt)
 	if err != nil {
 		return err
 	}
@@ -59,6 +53,21 @@ func runExport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.
 	fmt.Fprintf(stdout, "wrote %s (%d bytes)\n", filepath.Join(*out, onnx.ONNXFile), len(m.ONNX))
 	fmt.Fprintf(stdout, "wrote %s (%d bytes)\n", filepath.Join(*out, onnx.JSONFile), len(m.JSON))
 	return nil
+}
+
+// exportSource loads the checkpoint to export: the one ckpt names, or the
+// built-in network. path names it in messages and the sidecar.
+func exportSource(ckpt string) (*model.Checkpoint, string, error) {
+	if ckpt == "" {
+		c, err := builtin.Checkpoint()
+		return c, "built-in-" + builtin.Variant + ".azck", err
+	}
+	path, err := runs.Resolve(ckpt)
+	if err != nil {
+		return nil, "", err
+	}
+	c, err := model.LoadCheckpoint(path)
+	return c, path, err
 }
 
 // exportVariant picks the rule set: the flag's, which must agree with the

@@ -171,7 +171,6 @@ func TestExportCommand(t *testing.T) {
 		{"variant conflict", []string{"--checkpoint", run, "--out", t.TempDir(), "--variant", "alice-ep"}, 1, "trained for alice"},
 		{"unknown variant", []string{"--checkpoint", file, "--out", t.TempDir(), "--variant", "crazy"}, 1, "unknown variant"},
 		{"no out", []string{"--checkpoint", file}, 2, "missing --out"},
-		{"no checkpoint", []string{"--out", dir}, 2, "missing --checkpoint"},
 	}
 	for _, tc := range errs {
 		t.Run(tc.name, func(t *testing.T) {
@@ -180,5 +179,19 @@ func TestExportCommand(t *testing.T) {
 				t.Fatalf("exit %d (want %d), stderr %q (want %q)", code, tc.code, stderr, tc.wantErr)
 			}
 		})
+	}
+}
+
+// Without --checkpoint, export writes the built-in network.
+func TestExportBuiltin(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := runCLI(t, "", "export", "--out", dir)
+	if code != 0 || !strings.Contains(out, "built-in-alice.azck") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	for _, f := range []string{"model.onnx", "model.json"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
 	}
 }

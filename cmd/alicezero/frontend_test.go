@@ -137,7 +137,7 @@ func TestUsageNamesWhatIsMissing(t *testing.T) {
 		{[]string{"selfplay", "--config", "tiny"}, "alicezero selfplay: needs one of --out FOLDER"},
 		{[]string{"learn"}, "alicezero learn: needs one of --data FOLDER"},
 		{[]string{"arena", "random"}, "alicezero arena: want at least two players, got 1"},
-		{[]string{"export", "--out", "x"}, "alicezero export: missing --checkpoint"},
+		{[]string{"export"}, "alicezero export: missing --out"},
 		{[]string{"replay", "a.pgn", "b.pgn"}, `alicezero replay: unexpected argument "b.pgn"`},
 		{[]string{"uci", "now"}, `alicezero uci: unexpected argument "now"`},
 		{[]string{"train", "tiny"}, `alicezero train: unexpected argument "tiny"`},

@@ -24,7 +24,7 @@ func runPychess(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	fs := newFlagSet("pychess", "", stderr)
 	token := fs.String("token", "", "the BOT account's API token (default: $"+pychessTokenEnv+")")
 	server := fs.String("server", pychess.DefaultServer, "the pychess server")
-	weights := fs.String("weights", "", "checkpoint file or run folder (default: no network, a plain search)")
+	weights := fs.String("weights", "", "checkpoint file or run folder; none: the plain search (default: the built-in network)")
 	variants := fs.String("variants", "alice", "comma-separated pychess variants to accept (known: "+strings.Join(pychess.VariantNames(), ", ")+")")
 	maxGames := fs.Int("max-games", 1, "most games played at once (each has its own search)")
 	minTC := fs.String("min-tc", "1+0", "fastest time control accepted, MINUTES+SECONDS (compared by base + 40 increments, as pychess classes speeds)")

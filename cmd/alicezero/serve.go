@@ -18,7 +18,7 @@ import (
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("serve", "", stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (host:port); other than loopback it needs --token")
-	weights := fs.String("weights", "", "the default engine's checkpoint file or run folder (default: no network, a plain search)")
+	weights := fs.String("weights", "", "the default engine's checkpoint file or run folder; none: the plain search (default: the built-in network)")
 	runsDir := fs.String("runs-dir", "checkpoints", "folder of training runs to show (\"\" hides the training view)")
 	token := fs.String("token", os.Getenv("ALICEZERO_TOKEN"), "access token every request must carry (default $ALICEZERO_TOKEN)")
 	insecure := fs.Bool("insecure", false, "serve an address other machines reach without a token")

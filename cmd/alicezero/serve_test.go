@@ -54,7 +54,7 @@ func TestServeEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	if !strings.Contains(e.Describe(), "plain search") {
+	if !strings.Contains(e.Describe(), "built-in network") {
 		t.Errorf("Describe: %q", e.Describe())
 	}
 	pos := env.NewPosition(env.Alice)
@@ -197,7 +197,7 @@ func TestServeInBrowser(t *testing.T) {
 	}
 	var engineName string
 	p.Eval(`document.getElementById('engine-name').textContent`, &engineName)
-	if !strings.Contains(engineName, "plain search") {
+	if !strings.Contains(engineName, "built-in network") {
 		t.Errorf("engine shown as %q", engineName)
 	}
 	if *screenshots != "" && g.Status == "ongoing" {

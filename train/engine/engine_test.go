@@ -45,8 +45,8 @@ func TestDefaults(t *testing.T) {
 	if e.Position().FEN() != env.StartFEN || e.StartFEN() != env.StartFEN {
 		t.Fatalf("not at the start: %s", e.Position().FEN())
 	}
-	if !strings.Contains(e.Network(), "plain search") {
-		t.Fatalf("Network() = %q", e.Network())
+	if !strings.Contains(e.Network(), "built-in network") {
+		t.Fatalf("Network() = %q, want the built-in network", e.Network())
 	}
 	for _, bad := range []Options{{Threads: -1}, {HashMB: -5}, {Visits: -1}, {Variant: env.Variant{Name: "nope"}}, {MoveOverhead: -time.Second}} {
 		if _, err := New(bad); err == nil {

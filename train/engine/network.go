@@ -8,6 +8,7 @@ import (
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/model/builtin"
 	"github.com/alicezero/alicezero/train/runs"
 )
 
@@ -66,11 +67,20 @@ func LoadNetwork(weights string, v env.Variant) (*Network, error) {
 }
 
 // defaultNetwork is the one place where "no weights named" is decided, for
-// every command and protocol: today the plain search, as the project ships
-// no trained network. When it ships one, this returns it, and NoWeights
-// keeps naming the plain search.
-func defaultNetwork(env.Variant) (*Network, error) {
-	return plainSearch(), nil
+// every command and protocol: the built-in network (package builtin) for
+// the rule set it was trained for, else the plain search. NoWeights always
+// names the plain search.
+func defaultNetwork(v env.Variant) (*Network, error) {
+	if v.Name != builtin.Variant {
+		n := plainSearch()
+		n.Description += " (the built-in network plays " + builtin.Variant + " only)"
+		return n, nil
+	}
+	c, err := builtin.Checkpoint()
+	if err != nil {
+		return nil, err
+	}
+	return &Network{Weights: c.Weights, Variant: builtin.Variant, Description: builtin.Describe(c)}, nil
 }
 
 // InMemory wraps weights held by the caller (training's strength matches)

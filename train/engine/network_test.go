@@ -48,8 +48,9 @@ func TestLoadNetwork(t *testing.T) {
 		want    string // in the description, or in the error when bad
 		bad     bool
 	}{
-		{"", env.Alice, "plain search", false},
-		{"<empty>", env.Alice, "plain search", false},
+		{"", env.Alice, "built-in network", false},
+		{"<empty>", env.Alice, "built-in network", false},
+		{"", env.AliceEP, "plain search with a material evaluation (the built-in network plays alice only)", false},
 		{NoWeights, env.Alice, "plain search", false},
 		{run, env.Alice, "iter-000003.azck (tiny, step 7)", false},
 		{runs.CheckpointPath(run, 3), env.Alice, "iter-000003.azck", false},
@@ -124,6 +125,47 @@ func TestCheckpointPlayerIsTheEngine(t *testing.T) {
 	}
 
 	for _, bad := range []string{"ckpt:", "ckpt:" + run + ",visits=0", "ckpt:" + run + ",depth=3", "ckpt:" + filepath.Join(run, "nosuch")} {
+		spec, err := reg.Check(bad)
+		if err == nil {
+			_, err = reg.New(context.Background(), spec, player.Setup{Variant: env.Alice})
+		}
+		if err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+// The arena's net player is the engine with the built-in network.
+func TestBuiltinPlayerIsTheEngine(t *testing.T) {
+	reg := player.NewRegistry()
+	if err := Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	spec, err := reg.Check("net:visits=24")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := reg.New(context.Background(), spec, player.Setup{Variant: env.Alice, Cores: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	e := newEngine(t, Options{Visits: 24, EvalWorkers: 1})
+	pos := env.NewPosition(env.Alice)
+	p.(player.Seeder).Seed(7)
+	m, err := p.Move(context.Background(), pos.Clone(), clock.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Reseed(7)
+	res, err := e.Go(context.Background(), clock.Limits{}, mcts.Progress{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m != res.BestMove {
+		t.Fatalf("the net player plays %v, the engine with the default network %v", m, res.BestMove)
+	}
+	for _, bad := range []string{"net:somefile", "net:visits=0", "net:depth=2"} {
 		spec, err := reg.Check(bad)
 		if err == nil {
 			_, err = reg.New(context.Background(), spec, player.Setup{Variant: env.Alice})

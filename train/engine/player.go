@@ -62,32 +62,54 @@ func (p *Player) Move(ctx context.Context, pos *env.Position, limits clock.Limit
 // Close implements player.Player.
 func (p *Player) Close() error { return p.e.Close() }
 
-// CheckpointKind is the player kind Register adds.
-const CheckpointKind = "ckpt"
+// The player kinds Register adds.
+const (
+	CheckpointKind = "ckpt"
+	BuiltinKind    = "net"
+)
 
-// Register adds the kind ckpt:PATH[,visits=N][,gumbel=BOOL][,threads=N][,hash=MB]
-// to reg: the engine with the network PATH names (a checkpoint file, a run
-// folder for its newest checkpoint, or "none" for the plain search), with
-// the engine's defaults for what the spec leaves out. A match's node
-// budget overrides visits. Each player's network uses the cores the
-// match's Setup gives a player.
+// Register adds two kinds to reg, both the engine with its defaults for
+// what the spec leaves out (a match's node budget overrides visits; each
+// player's network uses the cores the match's Setup gives a player):
+//
+//   - ckpt:PATH[,visits=N][,gumbel=BOOL][,threads=N][,hash=MB], with the
+//     network PATH names (a checkpoint file, a run folder for its newest
+//     checkpoint, or "none" for the plain search);
+//   - net[:visits=N][,gumbel=BOOL][,threads=N][,hash=MB], with the
+//     built-in network.
 func Register(reg *player.Registry) error {
-	return reg.Register(CheckpointKind, "ckpt:PATH[,visits=N][,gumbel=true|false][,threads=N][,hash=MB]  network from a checkpoint file or run folder (its newest), searched as 'alicezero uci' does",
+	err := reg.Register(CheckpointKind, "ckpt:PATH[,visits=N][,gumbel=true|false][,threads=N][,hash=MB]  network from a checkpoint file or run folder (its newest), searched as 'alicezero uci' does",
 		func(_ context.Context, spec player.Spec, setup player.Setup) (player.Player, error) {
 			if spec.Arg == "" {
 				return nil, fmt.Errorf("player spec %q: ckpt needs a checkpoint file or run folder", spec.Text)
 			}
-			o, err := specOptions(spec)
-			if err != nil {
-				return nil, err
-			}
-			o.Weights, o.Variant, o.EvalWorkers = spec.Arg, setup.Variant, setup.Cores
-			p, err := NewPlayer(spec.Text, o)
-			if err != nil {
-				return nil, fmt.Errorf("player spec %q: %w", spec.Text, err)
-			}
-			return p, nil
+			return specPlayer(spec, spec.Arg, setup)
 		})
+	if err != nil {
+		return err
+	}
+	return reg.Register(BuiltinKind, "net[:visits=N][,gumbel=true|false][,threads=N][,hash=MB]  the built-in network, searched as 'alicezero uci' does",
+		func(_ context.Context, spec player.Spec, setup player.Setup) (player.Player, error) {
+			if spec.Arg != "" {
+				return nil, fmt.Errorf("player spec %q: net takes options only (net:visits=N), not %q; for a checkpoint use ckpt:PATH", spec.Text, spec.Arg)
+			}
+			return specPlayer(spec, "", setup)
+		})
+}
+
+// specPlayer builds the engine player a spec describes, with the network
+// weights names.
+func specPlayer(spec player.Spec, weights string, setup player.Setup) (player.Player, error) {
+	o, err := specOptions(spec)
+	if err != nil {
+		return nil, err
+	}
+	o.Weights, o.Variant, o.EvalWorkers = weights, setup.Variant, setup.Cores
+	p, err := NewPlayer(spec.Text, o)
+	if err != nil {
+		return nil, fmt.Errorf("player spec %q: %w", spec.Text, err)
+	}
+	return p, nil
 }
 
 // specOptions reads a ckpt spec's options.
