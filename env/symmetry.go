@@ -1,6 +1,9 @@
 package env
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Symmetry is one of the rule book's symmetries of Alice Chess: the colour
 // flip (mirror the boards top to bottom and swap the colours) and the
@@ -57,17 +60,23 @@ func (v Variant) Symmetries() []Symmetry {
 	return ys
 }
 
-// StartSymmetries returns the symmetries that map the variant's start
-// position to itself: the identity and the colour flip where both armies
-// start on A (alice-3 adds B↔C, with and without the flip, since B and C
-// start alike); the flip together with the board swap where Black starts on
-// B (alice-black-b, alice-stone), since either alone moves an army to the
+// StartSymmetries returns the symmetries that keep the variant's start
+// position: its men and castling rights (one that flips the colours hands
+// the move to Black, which is the same start seen from the other side).
+// They are the identity and the colour flip where both armies start on A
+// (alice-3 adds B↔C, with and without the flip, since B and C start
+// alike), and the flip together with the board swap where Black starts on
+// B (alice-black-b, alice-stone), since either alone puts an army on the
 // other board.
 func (v Variant) StartSymmetries() []Symmetry {
 	start := NewPosition(v)
+	keep := func(p *Position) string {
+		f := strings.Fields(p.FEN())
+		return f[0] + " " + f[2]
+	}
 	var ys []Symmetry
 	for _, y := range v.Symmetries() {
-		if y.Position(start).FEN() == start.FEN() {
+		if keep(y.Position(start)) == keep(start) {
 			ys = append(ys, y)
 		}
 	}
@@ -94,6 +103,17 @@ func (y Symmetry) String() string {
 	default:
 		return name
 	}
+}
+
+// Inverse returns the symmetry that undoes y.
+func (y Symmetry) Inverse() Symmetry {
+	from := boardPerms[y.perm()]
+	for j, to := range boardPerms {
+		if to[from[BoardA]] == BoardA && to[from[BoardB]] == BoardB && to[from[BoardC]] == BoardC {
+			return Symmetry(j<<1) | y&ColourFlip
+		}
+	}
+	return y
 }
 
 // mapBoard returns the board that board b goes to.
