@@ -20,6 +20,13 @@ var fuzzFENs = []string{
 	"4k3/8/8/8/8/|Q7/8/Q1|Q3K1 w - - 0 1",
 	"4k3/8/8/8/8/3|P4/3P4/4K3 w - - 0 1",
 	"4k3/8/8/3p|P3/8/8/8/4K3 w - d6 0 1",
+	StartFENBlackB,
+	StartFENMini,
+	"4k3/8/8/3[Q|p]4/8/8/8/K2[R|R]4 w - - 0 1",
+	"r3k2r/ppp2ppp/8/3[p|P||n]4/8/8/PPP2PPP/R3K2R w KQkq - 0 8",
+	"|r3|k2|r/|p|p|p2|p|p|p/8/3[N|q]4/8/8/PPP2PPP/R3K2R w KQkq - 0 9",
+	"7|k/8/6|Q1/8/8/8/8/K6|R b - - 0 1",
+	"2k1/P|b2/4/2|p1/4/|N3/1p1|K/4 w - - 0 30",
 }
 
 func FuzzParseFEN(f *testing.F) {
@@ -30,6 +37,8 @@ func FuzzParseFEN(f *testing.F) {
 		"", "8/8/8/8/8/8/8/8 w - - 0 1", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -",
 		"|k6|K/8/8/8/8/8/8/8 b - - 5 9", "k7/||K7/8/8/8/8/8/8 w - - 0 1", "4k3/8/8/8/8/8/8/4K2R w Kk - 0 1",
 		"4k3/8/8/8/8/8/8/4K3 w - e3 0 1", "4k3/8/8/8/8/8/8/4K3 w - - -1 0",
+		"4k3/8/8/3[|N||b]4/8/8/8/4K3 w - - 0 1", "4k3/8/8/3[]4/8/8/8/4K3 w - - 0 1", "4k3/8/8/3[Q|p4/8/8/8/4K3 w - - 0 1",
+		"4k3/8/8/3|||Q4/8/8/8/4K3 w - - 0 1", "rqkr/nbbn/pppp/4/4/PPPP/NBBN/RQKR w - - 0 1", "4[K|r]3/8/8/8/8/8/8/4|k3 w - - 0 1",
 	} {
 		f.Add(s)
 	}
@@ -73,6 +82,7 @@ func FuzzParseSAN(f *testing.F) {
 		"e4", "Nf3", "Ngf3", "Ng1f3", "Nf3/B", "exd5", "O-O", "0-0-0", "b8=Q", "bxa8Q", "Qa1b2",
 		"2d4", "Nd2/A", "Bb5#", "Kxf7", "e4!?", "Nf3+/A", "d4/C", "=Q", "x", "/A", "Ka", "P", "e2e4",
 		"exd6", "Rbg8/A", "e8=K", "Ne4=Q", "O-O-O-O", "e4:d5", "--",
+		"a:Rd5", "b:Rd5/A", "c:e4", "Nxd7/B", "Qd1/B", "e4/C", "O-O/C", "a:", "d:Rd5", "a8=Q/B",
 	} {
 		f.Add(s)
 	}
@@ -114,6 +124,52 @@ func FuzzParseSAN(f *testing.F) {
 	})
 }
 
+// FuzzParseUCI reads arbitrary text as a UCI move in positions of every
+// variant: an error names the move, and a move read is legal, and reads
+// back from both ways of writing it.
+func FuzzParseUCI(f *testing.F) {
+	for _, s := range []string{
+		"e2e4", "e7e8q", "e1g1", "a:d1d5", "b:d1d5/a", "e2e4/b", "e2e4/c", "e4e4", "d1d1", "a:e2e4/b",
+		"e7e8q/c", "0000", "a:", "/b", "e2e4/", "c:e2e4/d", "a1a1", "h7h8n/a", "d:e2e4", "e2e4q", "a3a4",
+	} {
+		f.Add(s)
+	}
+	var positions []*Position
+	for _, v := range Variants() {
+		for _, fen := range fuzzFENs {
+			if p, err := ParseFEN(fen, v); err == nil {
+				positions = append(positions, p)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var ml MoveList
+		for _, p := range positions {
+			fen := p.FEN()
+			p.LegalMoves(&ml)
+			m, err := p.ParseUCI(s)
+			if err != nil {
+				var me *MoveError
+				if !errors.As(err, &me) || me.Move != s {
+					t.Fatalf("%s: %q: error %v does not name the move", fen, s, err)
+				}
+				continue
+			}
+			if !ml.Contains(m) {
+				t.Fatalf("%s (%s): %q read as %s, which is not legal", fen, p.Variant().Name, s, m)
+			}
+			for _, w := range []string{p.UCI(m), m.UCI()} {
+				if back, err := p.ParseUCI(w); err != nil || back != m {
+					t.Fatalf("%s (%s): %q read as %s, written %q, read back as %v, %v", fen, p.Variant().Name, s, m, w, back, err)
+				}
+			}
+			if p.FEN() != fen {
+				t.Fatalf("parsing %q changed the position %s to %s", s, fen, p.FEN())
+			}
+		}
+	})
+}
+
 func FuzzReadPGN(f *testing.F) {
 	for _, s := range []string{
 		"1. e4 d5 2. Be2 dxe4 3. Bb5# 1-0",
@@ -124,6 +180,9 @@ func FuzzReadPGN(f *testing.F) {
 		"[Variant \"Alice EP\"]\n1. e4 d5 2. e5 f5 3. exf6 e.p. *",
 		"[Variant \"Chess\"]\n1. e4",
 		"\xEF\xBB\xBF[Event \"bom\"] 1. e4 *",
+		"[Variant \"Alice 3\"]\n1. e4/C e5/B 2. Nf3/B a:Nc6 *",
+		"[Variant \"alice-stone\"]\n1. e4/A e5 2. Qd1/B *",
+		"[Variant \"Alice Mini\"]\n[FEN \"rqkr/nbbn/pppp/4/4/PPPP/NBBN/RQKR w - - 0 1\"]\n1. a4 *",
 	} {
 		f.Add(s)
 	}
