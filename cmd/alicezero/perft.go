@@ -12,7 +12,7 @@ import (
 
 func runPerft(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("perft", "DEPTH", stderr)
-	variant := fs.String("variant", env.Alice.Name, "rule set: "+strings.Join(env.VariantNames(), ", "))
+	variant := fs.String("variant", env.Alice.Name, "rule set: "+variantNames)
 	fen := fs.String("fen", "", "position to count from (default: the variant's start)")
 	moves := fs.String("moves", "", "UCI moves to play first, space-separated")
 	divide := fs.Bool("divide", false, "print the count below each legal move")
