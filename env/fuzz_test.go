@@ -77,6 +77,38 @@ func checkAgainstReference(t *testing.T, p *Position) {
 	}
 }
 
+// fuzzPositions returns the positions of fuzzFENs in every variant that
+// reads them.
+func fuzzPositions() []*Position {
+	var positions []*Position
+	for _, v := range Variants() {
+		for _, fen := range fuzzFENs {
+			if p, err := ParseFEN(fen, v); err == nil {
+				positions = append(positions, p)
+			}
+		}
+	}
+	return positions
+}
+
+// checkMoveRead checks what a parser made of text s in p (ml holds p's
+// legal moves): an error must be a *MoveError naming s, a move read must
+// be legal. It reports whether a move was read.
+func checkMoveRead(t *testing.T, p *Position, ml *MoveList, s string, m Move, err error) bool {
+	t.Helper()
+	if err != nil {
+		var me *MoveError
+		if !errors.As(err, &me) || me.Move != s {
+			t.Fatalf("%s: %q: error %v does not name the move", p.FEN(), s, err)
+		}
+		return false
+	}
+	if !ml.Contains(m) {
+		t.Fatalf("%s (%s): %q read as %s, which is not legal", p.FEN(), p.Variant().Name, s, m)
+	}
+	return true
+}
+
 func FuzzParseSAN(f *testing.F) {
 	for _, s := range []string{
 		"e4", "Nf3", "Ngf3", "Ng1f3", "Nf3/B", "exd5", "O-O", "0-0-0", "b8=Q", "bxa8Q", "Qa1b2",
@@ -86,14 +118,7 @@ func FuzzParseSAN(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	positions := make([]*Position, 0, 2*len(fuzzFENs))
-	for _, v := range Variants() {
-		for _, fen := range fuzzFENs {
-			if p, err := ParseFEN(fen, v); err == nil {
-				positions = append(positions, p)
-			}
-		}
-	}
+	positions := fuzzPositions()
 	f.Fuzz(func(t *testing.T, s string) {
 		var ml MoveList
 		for _, p := range positions {
@@ -101,15 +126,8 @@ func FuzzParseSAN(f *testing.F) {
 			p.LegalMoves(&ml)
 			for _, parse := range []func(string) (Move, error){p.ParseSAN, p.ParseMove} {
 				m, err := parse(s)
-				if err != nil {
-					var me *MoveError
-					if !errors.As(err, &me) || me.Move != s {
-						t.Fatalf("%s: %q: error %v does not name the move", fen, s, err)
-					}
+				if !checkMoveRead(t, p, &ml, s, m, err) {
 					continue
-				}
-				if !ml.Contains(m) {
-					t.Fatalf("%s: %q read as %s, which is not legal", fen, s, m)
 				}
 				// What was read is what SAN writes, give or take the
 				// spelling.
@@ -134,29 +152,15 @@ func FuzzParseUCI(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	var positions []*Position
-	for _, v := range Variants() {
-		for _, fen := range fuzzFENs {
-			if p, err := ParseFEN(fen, v); err == nil {
-				positions = append(positions, p)
-			}
-		}
-	}
+	positions := fuzzPositions()
 	f.Fuzz(func(t *testing.T, s string) {
 		var ml MoveList
 		for _, p := range positions {
 			fen := p.FEN()
 			p.LegalMoves(&ml)
 			m, err := p.ParseUCI(s)
-			if err != nil {
-				var me *MoveError
-				if !errors.As(err, &me) || me.Move != s {
-					t.Fatalf("%s: %q: error %v does not name the move", fen, s, err)
-				}
+			if !checkMoveRead(t, p, &ml, s, m, err) {
 				continue
-			}
-			if !ml.Contains(m) {
-				t.Fatalf("%s (%s): %q read as %s, which is not legal", fen, p.Variant().Name, s, m)
 			}
 			for _, w := range []string{p.UCI(m), m.UCI()} {
 				if back, err := p.ParseUCI(w); err != nil || back != m {

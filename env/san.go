@@ -212,21 +212,17 @@ func (p *Position) ParseSAN(s string) (Move, error) {
 	}
 	var ml MoveList
 	p.LegalMoves(&ml)
-	var match [2]Move // the first two matches are all an error needs
-	n, boardMismatch := 0, NoMove
-	for _, m := range ml.Slice() {
+	boardMismatch := NoMove
+	match, n := firstMatches(&ml, func(m Move) bool {
 		if !sp.matches(p, m) {
-			continue
+			return false
 		}
 		if !sp.boardsMatch(p, m) {
 			boardMismatch = m
-			continue
+			return false
 		}
-		if n < len(match) {
-			match[n] = m
-		}
-		n++
-	}
+		return true
+	})
 	switch {
 	case n == 1:
 		return match[0], nil

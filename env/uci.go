@@ -113,24 +113,19 @@ func (p *Position) ParseUCI(s string) (Move, error) {
 	}
 	var ml MoveList
 	p.LegalMoves(&ml)
-	var match [2]Move
-	n := 0
 	staysInstead := NoMove // a legal move that stays where the text transfers
-	for _, m := range ml.Slice() {
+	match, n := firstMatches(&ml, func(m Move) bool {
 		x, t := p.MoveBoards(m)
 		if m.From() != u.from || m.To() != u.to || m.Promotion() != u.promo ||
 			u.fromBoard >= 0 && int(x) != u.fromBoard || u.toBoard >= 0 && int(t) != u.toBoard {
-			continue
+			return false
 		}
 		if u.toBoard < 0 && p.variant.transfer == transferOptional && t == x {
 			staysInstead = m
-			continue
+			return false
 		}
-		if n < len(match) {
-			match[n] = m
-		}
-		n++
-	}
+		return true
+	})
 	switch {
 	case n == 1:
 		return match[0], nil
@@ -164,6 +159,20 @@ func (p *Position) ParseUCI(s string) (Move, error) {
 		return fail(fmt.Sprintf("the piece on %s is not %s's", u.from, p.side))
 	}
 	return fail("illegal move")
+}
+
+// firstMatches returns the first two moves of ml that fit (all an error
+// about ambiguity needs) and how many fit.
+func firstMatches(ml *MoveList, fit func(Move) bool) (match [2]Move, n int) {
+	for _, m := range ml.Slice() {
+		if fit(m) {
+			if n < len(match) {
+				match[n] = m
+			}
+			n++
+		}
+	}
+	return match, n
 }
 
 // PlayUCI reads and plays a sequence of UCI moves, stopping at the first

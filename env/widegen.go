@@ -199,23 +199,29 @@ func (g *wideGen) targets(x Board, land uint64) (ts [maxBoards]Board, n int) {
 // movement adds the legal moves of the movement from → to on board x (m
 // names its squares, promotion and flags), one per target board.
 func (g *wideGen) movement(x Board, from, to Square, m Move, capture bool, ml *MoveList) {
-	king := from == g.ksq && x == g.kb
 	var mid change
 	mid.off[x], mid.on[x] = bit(from), bit(to)
 	if capture {
 		mid.gone[x] = bit(to)
 	}
+	g.land(x, from, to, m, &mid, ml)
+}
+
+// land adds move m, whose movement from → to on board x makes the change
+// mid, once for each board its man may end on where the king is then safe.
+func (g *wideGen) land(x Board, from, to Square, m Move, mid *change, ml *MoveList) {
+	king := from == g.ksq && x == g.kb
 	ksq := g.ksq
 	if king {
 		ksq = to
 	}
 	// Before the transfer: safe on x, if the king stands there.
-	if x == g.kb && !g.kingSafe(x, ksq, &mid) {
+	if x == g.kb && !g.kingSafe(x, ksq, mid) {
 		return
 	}
 	ts, n := g.targets(x, bit(to))
 	for _, t := range ts[:n] {
-		fin := mid
+		fin := *mid
 		if t != x {
 			fin.off[x] |= bit(to)
 			fin.on[x] = 0
@@ -317,29 +323,11 @@ func (g *wideGen) genEnPassant(ml *MoveList) {
 			}
 			for takers := g.w.men[x][g.us][Pawn] & pawnAttacks[g.them][ep]; takers != 0; {
 				from := popLSB(&takers)
-				g.enPassant(x, from, ep, vb, victim, ml)
+				var mid change
+				mid.off[x], mid.on[x] = bit(from), bit(ep)
+				mid.off[vb], mid.gone[vb] = bit(victim), bit(victim)
+				g.land(x, from, ep, newMove(from, ep)|flagEnPassant, &mid, ml)
 			}
-		}
-	}
-}
-
-func (g *wideGen) enPassant(x Board, from, ep Square, vb Board, victim Square, ml *MoveList) {
-	var mid change
-	mid.off[x], mid.on[x] = bit(from), bit(ep)
-	mid.off[vb], mid.gone[vb] = bit(victim), bit(victim)
-	if x == g.kb && !g.kingSafe(x, g.ksq, &mid) {
-		return
-	}
-	ts, n := g.targets(x, bit(ep))
-	for _, t := range ts[:n] {
-		fin := mid
-		if t != x {
-			fin.off[x] |= bit(ep)
-			fin.on[x] = 0
-			fin.on[t] |= bit(ep)
-		}
-		if g.kingSafe(g.kb, g.ksq, &fin) {
-			ml.add((newMove(from, ep) | flagEnPassant).withBoards(x, t))
 		}
 	}
 }
