@@ -204,6 +204,9 @@ func (p *Position) ParseSAN(s string) (Move, error) {
 	if reason != "" {
 		return fail(reason)
 	}
+	if reason := p.variant.offBoardReason(sp.to); reason != "" && sp.castle == 0 {
+		return fail(reason)
+	}
 	if sp.board >= p.variant.Boards() {
 		return fail(fmt.Sprintf("board suffix /%s: variant %s has %d boards", Board(sp.board), p.variant.Name, p.variant.Boards()))
 	}

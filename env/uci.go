@@ -107,8 +107,8 @@ func (p *Position) ParseUCI(s string) (Move, error) {
 		}
 	}
 	for _, sq := range [2]Square{u.from, u.to} {
-		if !p.variant.onBoard(sq) {
-			return fail(fmt.Sprintf("%s is not a square of variant %s's boards (files a–%c)", sq, p.variant.Name, 'a'+p.variant.Files()-1))
+		if reason := p.variant.offBoardReason(sq); reason != "" {
+			return fail(reason)
 		}
 	}
 	var ml MoveList

@@ -190,5 +190,13 @@ func (v Variant) region() uint64 { return ^v.offBoard }
 // onBoard reports whether s is a square of the variant's boards.
 func (v Variant) onBoard(s Square) bool { return s >= 0 && s < 64 && v.offBoard&bit(s) == 0 }
 
+// offBoardReason says why square s is not one of the variant's, or "".
+func (v Variant) offBoardReason(s Square) string {
+	if v.onBoard(s) {
+		return ""
+	}
+	return fmt.Sprintf("%s is not a square of variant %s's boards (files a–%c)", s, v.Name, 'a'+v.Files()-1)
+}
+
 // canCastle reports whether the variant has castling (all but alice-mini).
 func (v Variant) canCastle() bool { return v.files == 8 }

@@ -281,8 +281,13 @@ func TestVariantMini(t *testing.T) {
 	if legalUCI(t, p, "a3a5", false) {
 		t.Error("a double step accepted")
 	}
-	if _, err := p.ParseUCI("e2e4"); err == nil || !strings.Contains(err.Error(), "not a square") {
-		t.Errorf("e2e4 on the 4-file boards: %v", err)
+	for _, parse := range []func(string) (Move, error){p.ParseUCI, p.ParseSAN} {
+		if _, err := parse("e2e4"); err == nil || !strings.Contains(err.Error(), "not a square") {
+			t.Errorf("e2e4 on the 4-file boards: %v", err)
+		}
+	}
+	if _, err := p.ParseSAN("Nf3"); err == nil || !strings.Contains(err.Error(), "f3 is not a square") {
+		t.Errorf("Nf3 on the 4-file boards: %v", err)
 	}
 	// Promotion on the last rank.
 	p = mustFEN(t, "2k1/P3/4/4/4/4/4/1K2 w - - 0 1", AliceMini)
