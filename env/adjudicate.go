@@ -1,17 +1,15 @@
 package env
 
-import "math/bits"
-
 // pieceValues are the conventional material values in pawns, by Kind (the
 // king counts nothing: both sides always have one).
 var pieceValues = [NoKind]int{Pawn: 1, Knight: 3, Bishop: 3, Rook: 5, Queen: 9}
 
 // Material returns colour c's material in pawns (pawn 1, knight and bishop
-// 3, rook 5, queen 9), counted over both boards.
+// 3, rook 5, queen 9), counted over all boards.
 func (p *Position) Material(c Colour) int {
 	n := 0
 	for k := Pawn; k < King; k++ {
-		n += pieceValues[k] * bits.OnesCount64(p.pieces[c][k])
+		n += pieceValues[k] * p.count(c, k)
 	}
 	return n
 }

@@ -3,8 +3,12 @@ package env
 import "math/bits"
 
 // Encode writes the position's input planes (the layout in planes.go) into
-// dst, which must hold at least InputSize values. It allocates nothing.
-func (p *Position) Encode(dst []float32) { encodeState(&p.state, p.Repetitions(), dst) }
+// dst, which must hold at least InputSize values. It allocates nothing. The
+// variant must pass Variant.CheckNetwork.
+func (p *Position) Encode(dst []float32) {
+	mustHaveNetwork(p.variant)
+	encodeState(&p.state, p.Repetitions(), dst)
+}
 
 func encodeState(p *state, reps int, dst []float32) {
 	dst = dst[:InputSize]

@@ -74,7 +74,7 @@ func TestEncodeStartAndAfterE4(t *testing.T) {
 func TestEncodeAttackPlanesMatchAttackTest(t *testing.T) {
 	x := make([]float32, InputSize)
 	checked := 0
-	for _, v := range Variants() {
+	for _, v := range networkVariants() {
 		for _, p := range randomPositions(t, v, 20, 5, 13) {
 			p.Encode(x)
 			us := p.SideToMove()

@@ -2,7 +2,6 @@ package env
 
 import (
 	"fmt"
-	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -21,14 +20,21 @@ func (e *FENError) Error() string {
 	return fmt.Sprintf("bad FEN %q: %s: %s", e.FEN, e.Field, e.Reason)
 }
 
-// ParseFEN reads a position in the project's FEN convention: ordinary FEN in
-// which a piece standing on board B is prefixed with '|'. The halfmove and
-// fullmove fields may be omitted (they default to 0 and 1). The position
-// must be possible: one king a side, no pawn on the first or last rank, at
-// most 16 men a side, the side not to move not in check, castling rights
-// backed by an unmoved king and rook on one board, and an en-passant square
-// only where the variant allows it and a double step explains it.
+// ParseFEN reads a position of variant v in the project's FEN convention:
+// ordinary FEN in which a man standing on board B is prefixed with '|' (and
+// in alice-3 one on board C with '||'); where a square holds men on several
+// boards (Variant.SharedSquares), they are written as one bracket group
+// filling one file, "[Q|p]". Boards of alice-mini have 4 files. The
+// halfmove and fullmove fields may be omitted (they default to 0 and 1).
+// The position must be possible: one king a side, no pawn on the first or
+// last rank, at most 16 men a side, the side not to move not in check,
+// castling rights backed by an unmoved king and rook on one board (and
+// only where the variant castles), and an en-passant square only where the
+// variant allows it and a double step explains it.
 func ParseFEN(fen string, v Variant) (*Position, error) {
+	if v.boards == 0 {
+		return nil, &FENError{FEN: fen, Field: "position", Reason: fmt.Sprintf("variant %q is no rule set (see VariantByName)", v.Name)}
+	}
 	p := &Position{variant: v}
 	if err := p.setFEN(fen); err != nil {
 		return nil, err
@@ -49,58 +55,72 @@ func (p *Position) setFEN(fen string) error {
 	for i := range s.mailbox {
 		s.mailbox[i] = NoPiece
 	}
+	p.wide = nil
+	if p.variant.SharedSquares() {
+		p.wide = newWideGame()
+	}
 
 	ranks := strings.Split(fields[0], "/")
 	if len(ranks) != 8 {
 		return fail("placement", "want 8 ranks separated by '/', got %d", len(ranks))
 	}
+	files := p.variant.Files()
 	for i, row := range ranks {
 		rank := 7 - i
 		file := 0
-		onB := false
-		for j := 0; j < len(row); j++ {
+		for j := 0; j < len(row); {
 			c := row[j]
 			switch {
-			case c == '|':
-				if onB {
-					return fail("placement", "rank %d: doubled '|'", rank+1)
-				}
-				onB = true
-				continue
 			case c >= '1' && c <= '8':
-				if onB {
-					return fail("placement", "rank %d: '|' must be followed by a piece, not %q", rank+1, c)
-				}
 				file += int(c - '0')
-			default:
-				k := kindFromLetter(c)
-				if k == NoKind {
-					return fail("placement", "rank %d: unknown piece letter %q", rank+1, c)
+				j++
+			case c == '[':
+				end := strings.IndexByte(row[j:], ']')
+				if end < 0 {
+					return fail("placement", "rank %d: '[' without its ']'", rank+1)
 				}
-				if file > 7 {
-					return fail("placement", "rank %d has more than 8 squares", rank+1)
+				group := row[j+1 : j+end]
+				if !p.variant.SharedSquares() {
+					return fail("placement", "rank %d: bracket group [%s]: variant %s has one man per square", rank+1, group, p.variant.Name)
 				}
-				col := White
-				if c >= 'a' {
-					col = Black
+				if group == "" {
+					return fail("placement", "rank %d: empty bracket group", rank+1)
 				}
-				b := BoardA
-				if onB {
-					b = BoardB
+				if file >= files {
+					return fail("placement", "rank %d has more than %d squares", rank+1, files)
 				}
-				s.put(MakePiece(col, k), SquareAt(file, rank), b)
+				for k := 0; k < len(group); {
+					pc, b, next, reason := p.readMan(group, k)
+					if reason != "" {
+						return fail("placement", "rank %d: bracket group [%s]: %s", rank+1, group, reason)
+					}
+					if reason := p.place(pc, SquareAt(file, rank), b); reason != "" {
+						return fail("placement", "rank %d: %s", rank+1, reason)
+					}
+					k = next
+				}
 				file++
-				onB = false
+				j += end + 1
+			default:
+				pc, b, next, reason := p.readMan(row, j)
+				if reason != "" {
+					return fail("placement", "rank %d: %s", rank+1, reason)
+				}
+				if file >= files {
+					return fail("placement", "rank %d has more than %d squares", rank+1, files)
+				}
+				if reason := p.place(pc, SquareAt(file, rank), b); reason != "" {
+					return fail("placement", "rank %d: %s", rank+1, reason)
+				}
+				file++
+				j = next
 			}
-			if file > 8 {
-				return fail("placement", "rank %d has more than 8 squares", rank+1)
+			if file > files {
+				return fail("placement", "rank %d has more than %d squares", rank+1, files)
 			}
 		}
-		if onB {
-			return fail("placement", "rank %d ends with '|'", rank+1)
-		}
-		if file != 8 {
-			return fail("placement", "rank %d has %d squares, want 8", rank+1, file)
+		if file != files {
+			return fail("placement", "rank %d has %d squares, want %d", rank+1, file, files)
 		}
 	}
 
@@ -164,9 +184,78 @@ func (p *Position) setFEN(fen string) error {
 	if err := p.validate(); err != nil {
 		return &FENError{FEN: fen, Field: "position", Reason: err.Error()}
 	}
-	s.hash = s.computeHash()
+	s.hash = p.computeHash()
 	p.history = p.history[:0]
 	return nil
+}
+
+// readMan reads one man of a FEN rank at text[j:]: its board prefix ('|'
+// for B, '||' for C) and its letter. It returns the index after it, or a
+// reason the text is not a man.
+func (p *Position) readMan(text string, j int) (pc Piece, b Board, next int, reason string) {
+	for j < len(text) && text[j] == '|' {
+		b++
+		j++
+	}
+	switch {
+	case int(b) >= p.variant.Boards():
+		return NoPiece, 0, 0, fmt.Sprintf("%q names board %s, but variant %s has %d boards", strings.Repeat("|", int(b)), b, p.variant.Name, p.variant.Boards())
+	case j == len(text):
+		return NoPiece, 0, 0, "'|' must be followed by a piece"
+	}
+	c := text[j]
+	k := kindFromLetter(c)
+	if k == NoKind {
+		if b > 0 {
+			return NoPiece, 0, 0, fmt.Sprintf("'|' must be followed by a piece, not %q", c)
+		}
+		return NoPiece, 0, 0, fmt.Sprintf("unknown piece letter %q", c)
+	}
+	col := White
+	if c >= 'a' {
+		col = Black
+	}
+	return MakePiece(col, k), b, j + 1, ""
+}
+
+// place puts pc on square sq of board b while a position is set up, or
+// says why it cannot stand there.
+func (p *Position) place(pc Piece, sq Square, b Board) string {
+	if p.wide != nil {
+		if p.wide.mailbox[b][sq] != NoPiece {
+			return fmt.Sprintf("two men on %s of board %s", sq, b)
+		}
+		p.wide.put(pc, sq, b, &p.hash)
+		return ""
+	}
+	if p.mailbox[sq] != NoPiece {
+		return fmt.Sprintf("two men on %s: variant %s has one man per square", sq, p.variant.Name)
+	}
+	p.state.put(pc, sq, b)
+	return ""
+}
+
+// standsOnSomeBoard reports whether pc stands on square sq of some board.
+func (p *Position) standsOnSomeBoard(pc Piece, sq Square) bool {
+	for b := BoardA; int(b) < p.variant.Boards(); b++ {
+		if p.PieceOn(sq, b) == pc {
+			return true
+		}
+	}
+	return false
+}
+
+// kingInCheck reports whether colour c's king is in check (whoever is to
+// move).
+func (p *Position) kingInCheck(c Colour) bool {
+	if p.wide != nil {
+		return p.wideInCheck(c)
+	}
+	s := &p.state
+	ksq := lsb(s.pieces[c][King])
+	mask := s.boardMask(s.boardOf(ksq))
+	occ := (s.colours[White] | s.colours[Black]) & mask
+	return s.attacked(ksq, occ, s.colours[c.Other()]&mask, c.Other())
 }
 
 // validate checks that the position could arise in play closely enough for
@@ -174,41 +263,41 @@ func (p *Position) setFEN(fen string) error {
 func (p *Position) validate() error {
 	s := &p.state
 	for c := White; c <= Black; c++ {
-		if n := bits.OnesCount64(s.pieces[c][King]); n != 1 {
+		if n := p.count(c, King); n != 1 {
 			return fmt.Errorf("%s has %d kings, want 1", c, n)
 		}
-		if n := bits.OnesCount64(s.colours[c]); n > 16 {
+		if n := p.menCount(c); n > 16 {
 			return fmt.Errorf("%s has %d men, at most 16 are possible", c, n)
 		}
 	}
-	if pw := (s.pieces[White][Pawn] | s.pieces[Black][Pawn]) & (rank1 | rank8); pw != 0 {
+	if pw := (p.Pieces(White, Pawn) | p.Pieces(Black, Pawn)) & (rank1 | rank8); pw != 0 {
 		return fmt.Errorf("pawn on %s, the first or last rank", lsb(pw))
 	}
+	if p.variant.noDouble {
+		// Pawns start on their third rank and only advance.
+		if pw := p.Pieces(White, Pawn)&rank2 | p.Pieces(Black, Pawn)&rank7; pw != 0 {
+			return fmt.Errorf("pawn on %s: in variant %s pawns start on their third rank and never stand behind it", lsb(pw), p.variant.Name)
+		}
+	}
 	them := s.side.Other()
-	ksq := lsb(s.pieces[them][King])
-	mask := s.boardMask(s.boardOf(ksq))
-	occ := (s.colours[White] | s.colours[Black]) & mask
-	if s.attacked(ksq, occ, s.colours[s.side]&mask, s.side) {
+	if p.kingInCheck(them) {
 		return fmt.Errorf("%s, not to move, is in check", them)
 	}
-	type right struct {
-		flag       uint8
-		col        Colour
-		king, rook Square
-		name       string
+	if s.castling != 0 && !p.variant.canCastle() {
+		return fmt.Errorf("variant %s has no castling; the castling field must be '-'", p.variant.Name)
 	}
-	for _, r := range []right{
-		{CastleWK, White, 4, 7, "K"}, {CastleWQ, White, 4, 0, "Q"},
-		{CastleBK, Black, 60, 63, "k"}, {CastleBQ, Black, 60, 56, "q"},
-	} {
-		if s.castling&r.flag == 0 {
+	names := "KQkq"
+	for i, cs := range castlings {
+		if s.castling&cs.flag == 0 {
 			continue
 		}
-		if s.mailbox[r.king] != MakePiece(r.col, King) || s.mailbox[r.rook] != MakePiece(r.col, Rook) {
-			return fmt.Errorf("castling right %s needs the %s king on %s and rook on %s", r.name, r.col, r.king, r.rook)
+		col := Colour(i / 2)
+		king, rook := MakePiece(col, King), MakePiece(col, Rook)
+		if !p.standsOnSomeBoard(king, cs.kingFrom) || !p.standsOnSomeBoard(rook, cs.rookFrom) {
+			return fmt.Errorf("castling right %c needs the %s king on %s and rook on %s", names[i], col, cs.kingFrom, cs.rookFrom)
 		}
-		if s.boardOf(r.king) != s.boardOf(r.rook) {
-			return fmt.Errorf("castling right %s: king on %s and rook on %s stand on different boards", r.name, r.king, r.rook)
+		if kb := p.KingBoard(col); p.PieceOn(cs.rookFrom, kb) != rook {
+			return fmt.Errorf("castling right %c: king on %s and rook on %s stand on different boards", names[i], cs.kingFrom, cs.rookFrom)
 		}
 	}
 	if s.ep != NoSquare {
@@ -220,10 +309,10 @@ func (p *Position) validate() error {
 		if s.ep.Rank() != wantRank {
 			return fmt.Errorf("en-passant square %s is not on rank %d", s.ep, wantRank+1)
 		}
-		if s.mailbox[victim] != MakePiece(them, Pawn) {
+		if !p.standsOnSomeBoard(MakePiece(them, Pawn), victim) {
 			return fmt.Errorf("en-passant square %s has no %s pawn on %s that just double-stepped", s.ep, them, victim)
 		}
-		if s.mailbox[s.ep] != NoPiece {
+		if (p.men(White)|p.men(Black))&bit(s.ep) != 0 {
 			return fmt.Errorf("en-passant square %s is occupied", s.ep)
 		}
 	}
@@ -233,12 +322,20 @@ func (p *Position) validate() error {
 // FEN writes the position in the project's FEN convention.
 func (p *Position) FEN() string {
 	var sb strings.Builder
+	files := p.variant.Files()
+	var here [maxBoards]Piece
 	for rank := 7; rank >= 0; rank-- {
 		empty := 0
-		for file := 0; file < 8; file++ {
+		for file := 0; file < files; file++ {
 			sq := SquareAt(file, rank)
-			pc := p.mailbox[sq]
-			if pc == NoPiece {
+			n := 0
+			for b := BoardA; int(b) < p.variant.Boards(); b++ {
+				here[b] = p.PieceOn(sq, b)
+				if here[b] != NoPiece {
+					n++
+				}
+			}
+			if n == 0 {
 				empty++
 				continue
 			}
@@ -246,10 +343,18 @@ func (p *Position) FEN() string {
 				sb.WriteByte(byte('0' + empty))
 				empty = 0
 			}
-			if p.onB&bit(sq) != 0 {
-				sb.WriteByte('|')
+			if n > 1 {
+				sb.WriteByte('[')
 			}
-			sb.WriteByte(pc.Letter())
+			for b, pc := range here[:p.variant.Boards()] {
+				if pc != NoPiece {
+					sb.WriteString("||"[:b])
+					sb.WriteByte(pc.Letter())
+				}
+			}
+			if n > 1 {
+				sb.WriteByte(']')
+			}
 		}
 		if empty > 0 {
 			sb.WriteByte(byte('0' + empty))

@@ -20,6 +20,13 @@ var fuzzFENs = []string{
 	"4k3/8/8/8/8/|Q7/8/Q1|Q3K1 w - - 0 1",
 	"4k3/8/8/8/8/3|P4/3P4/4K3 w - - 0 1",
 	"4k3/8/8/3p|P3/8/8/8/4K3 w - d6 0 1",
+	StartFENBlackB,
+	StartFENMini,
+	"4k3/8/8/3[Q|p]4/8/8/8/K2[R|R]4 w - - 0 1",
+	"r3k2r/ppp2ppp/8/3[p|P||n]4/8/8/PPP2PPP/R3K2R w KQkq - 0 8",
+	"|r3|k2|r/|p|p|p2|p|p|p/8/3[N|q]4/8/8/PPP2PPP/R3K2R w KQkq - 0 9",
+	"7|k/8/6|Q1/8/8/8/8/K6|R b - - 0 1",
+	"2k1/P|b2/4/2|p1/4/|N3/1p1|K/4 w - - 0 30",
 }
 
 func FuzzParseFEN(f *testing.F) {
@@ -30,6 +37,8 @@ func FuzzParseFEN(f *testing.F) {
 		"", "8/8/8/8/8/8/8/8 w - - 0 1", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -",
 		"|k6|K/8/8/8/8/8/8/8 b - - 5 9", "k7/||K7/8/8/8/8/8/8 w - - 0 1", "4k3/8/8/8/8/8/8/4K2R w Kk - 0 1",
 		"4k3/8/8/8/8/8/8/4K3 w - e3 0 1", "4k3/8/8/8/8/8/8/4K3 w - - -1 0",
+		"4k3/8/8/3[|N||b]4/8/8/8/4K3 w - - 0 1", "4k3/8/8/3[]4/8/8/8/4K3 w - - 0 1", "4k3/8/8/3[Q|p4/8/8/8/4K3 w - - 0 1",
+		"4k3/8/8/3|||Q4/8/8/8/4K3 w - - 0 1", "rqkr/nbbn/pppp/4/4/PPPP/NBBN/RQKR w - - 0 1", "4[K|r]3/8/8/8/8/8/8/4|k3 w - - 0 1",
 	} {
 		f.Add(s)
 	}
@@ -63,29 +72,15 @@ func FuzzParseFEN(f *testing.F) {
 // one of reference_test.go.
 func checkAgainstReference(t *testing.T, p *Position) {
 	t.Helper()
-	var ml MoveList
-	p.LegalMoves(&ml)
-	got := make([]string, 0, ml.N)
-	for _, m := range ml.Slice() {
-		got = append(got, m.UCI())
-	}
-	want := refLegal(p)
-	slices.Sort(got)
-	slices.Sort(want)
-	if !slices.Equal(got, want) {
+	if got, want := engineLegalKeys(p), refLegalKeys(p); !slices.Equal(got, want) {
 		t.Fatalf("%s (%s): generator %v, reference %v", p.FEN(), p.variant.Name, got, want)
 	}
 }
 
-func FuzzParseSAN(f *testing.F) {
-	for _, s := range []string{
-		"e4", "Nf3", "Ngf3", "Ng1f3", "Nf3/B", "exd5", "O-O", "0-0-0", "b8=Q", "bxa8Q", "Qa1b2",
-		"2d4", "Nd2/A", "Bb5#", "Kxf7", "e4!?", "Nf3+/A", "d4/C", "=Q", "x", "/A", "Ka", "P", "e2e4",
-		"exd6", "Rbg8/A", "e8=K", "Ne4=Q", "O-O-O-O", "e4:d5", "--",
-	} {
-		f.Add(s)
-	}
-	positions := make([]*Position, 0, 2*len(fuzzFENs))
+// fuzzPositions returns the positions of fuzzFENs in every variant that
+// reads them.
+func fuzzPositions() []*Position {
+	var positions []*Position
 	for _, v := range Variants() {
 		for _, fen := range fuzzFENs {
 			if p, err := ParseFEN(fen, v); err == nil {
@@ -93,6 +88,37 @@ func FuzzParseSAN(f *testing.F) {
 			}
 		}
 	}
+	return positions
+}
+
+// checkMoveRead checks what a parser made of text s in p (ml holds p's
+// legal moves): an error must be a *MoveError naming s, a move read must
+// be legal. It reports whether a move was read.
+func checkMoveRead(t *testing.T, p *Position, ml *MoveList, s string, m Move, err error) bool {
+	t.Helper()
+	if err != nil {
+		var me *MoveError
+		if !errors.As(err, &me) || me.Move != s {
+			t.Fatalf("%s: %q: error %v does not name the move", p.FEN(), s, err)
+		}
+		return false
+	}
+	if !ml.Contains(m) {
+		t.Fatalf("%s (%s): %q read as %s, which is not legal", p.FEN(), p.Variant().Name, s, m)
+	}
+	return true
+}
+
+func FuzzParseSAN(f *testing.F) {
+	for _, s := range []string{
+		"e4", "Nf3", "Ngf3", "Ng1f3", "Nf3/B", "exd5", "O-O", "0-0-0", "b8=Q", "bxa8Q", "Qa1b2",
+		"2d4", "Nd2/A", "Bb5#", "Kxf7", "e4!?", "Nf3+/A", "d4/C", "=Q", "x", "/A", "Ka", "P", "e2e4",
+		"exd6", "Rbg8/A", "e8=K", "Ne4=Q", "O-O-O-O", "e4:d5", "--",
+		"a:Rd5", "b:Rd5/A", "c:e4", "Nxd7/B", "Qd1/B", "e4/C", "O-O/C", "a:", "d:Rd5", "a8=Q/B",
+	} {
+		f.Add(s)
+	}
+	positions := fuzzPositions()
 	f.Fuzz(func(t *testing.T, s string) {
 		var ml MoveList
 		for _, p := range positions {
@@ -100,20 +126,45 @@ func FuzzParseSAN(f *testing.F) {
 			p.LegalMoves(&ml)
 			for _, parse := range []func(string) (Move, error){p.ParseSAN, p.ParseMove} {
 				m, err := parse(s)
-				if err != nil {
-					var me *MoveError
-					if !errors.As(err, &me) || me.Move != s {
-						t.Fatalf("%s: %q: error %v does not name the move", fen, s, err)
-					}
+				if !checkMoveRead(t, p, &ml, s, m, err) {
 					continue
-				}
-				if !ml.Contains(m) {
-					t.Fatalf("%s: %q read as %s, which is not legal", fen, s, m)
 				}
 				// What was read is what SAN writes, give or take the
 				// spelling.
 				if again, err := p.ParseSAN(p.SAN(m)); err != nil || again != m {
 					t.Fatalf("%s: %q read as %s, written %q, read back as %v, %v", fen, s, m, p.SAN(m), again, err)
+				}
+			}
+			if p.FEN() != fen {
+				t.Fatalf("parsing %q changed the position %s to %s", s, fen, p.FEN())
+			}
+		}
+	})
+}
+
+// FuzzParseUCI reads arbitrary text as a UCI move in positions of every
+// variant: an error names the move, and a move read is legal, and reads
+// back from both ways of writing it.
+func FuzzParseUCI(f *testing.F) {
+	for _, s := range []string{
+		"e2e4", "e7e8q", "e1g1", "a:d1d5", "b:d1d5/a", "e2e4/b", "e2e4/c", "e4e4", "d1d1", "a:e2e4/b",
+		"e7e8q/c", "0000", "a:", "/b", "e2e4/", "c:e2e4/d", "a1a1", "h7h8n/a", "d:e2e4", "e2e4q", "a3a4",
+	} {
+		f.Add(s)
+	}
+	positions := fuzzPositions()
+	f.Fuzz(func(t *testing.T, s string) {
+		var ml MoveList
+		for _, p := range positions {
+			fen := p.FEN()
+			p.LegalMoves(&ml)
+			m, err := p.ParseUCI(s)
+			if !checkMoveRead(t, p, &ml, s, m, err) {
+				continue
+			}
+			for _, w := range []string{p.UCI(m), m.UCI()} {
+				if back, err := p.ParseUCI(w); err != nil || back != m {
+					t.Fatalf("%s (%s): %q read as %s, written %q, read back as %v, %v", fen, p.Variant().Name, s, m, w, back, err)
 				}
 			}
 			if p.FEN() != fen {
@@ -133,6 +184,9 @@ func FuzzReadPGN(f *testing.F) {
 		"[Variant \"Alice EP\"]\n1. e4 d5 2. e5 f5 3. exf6 e.p. *",
 		"[Variant \"Chess\"]\n1. e4",
 		"\xEF\xBB\xBF[Event \"bom\"] 1. e4 *",
+		"[Variant \"Alice 3\"]\n1. e4/C e5/B 2. Nf3/B a:Nc6 *",
+		"[Variant \"alice-stone\"]\n1. e4/A e5 2. Qd1/B *",
+		"[Variant \"Alice Mini\"]\n[FEN \"rqkr/nbbn/pppp/4/4/PPPP/NBBN/RQKR w - - 0 1\"]\n1. a4 *",
 	} {
 		f.Add(s)
 	}

@@ -4,7 +4,12 @@ package env
 // among attackers (the attackers' board), with occ the occupancy of that
 // board.
 func (s *state) attacked(sq Square, occ, attackers uint64, by Colour) bool {
-	pcs := &s.pieces[by]
+	return attackedBy(&s.pieces[by], attackers, sq, occ, by)
+}
+
+// attackedBy reports whether colour by's men among pcs (by kind) and
+// attackers attack square sq of a board whose occupancy is occ.
+func attackedBy(pcs *[6]uint64, attackers uint64, sq Square, occ uint64, by Colour) bool {
 	if knightAttacks[sq]&attackers&pcs[Knight] != 0 ||
 		pawnAttacks[by.Other()][sq]&attackers&pcs[Pawn] != 0 ||
 		kingAttacks[sq]&attackers&pcs[King] != 0 {
@@ -30,8 +35,12 @@ func (s *state) attackers(sq Square, occ, set uint64, by Colour) uint64 {
 	return a & set
 }
 
-// InCheck reports whether the side to move's king is attacked on its board.
+// InCheck reports whether the side to move's king is in check: attacked on
+// its board, or in alice-stone, facing a null capture.
 func (p *Position) InCheck() bool {
+	if p.wide != nil {
+		return p.wideInCheck(p.side)
+	}
 	us := p.side
 	ksq := lsb(p.pieces[us][King])
 	mask := p.boardMask(p.boardOf(ksq))
@@ -59,7 +68,10 @@ func (p *Position) context() genContext {
 	g.us = p.side
 	g.them = g.us.Other()
 	g.ksq = lsb(p.pieces[g.us][King])
-	g.occ = p.colours[White] | p.colours[Black]
+	// Squares outside the boards (alice-mini) count as occupied on both:
+	// nothing lands there, and no line between two squares of a board
+	// crosses them.
+	g.occ = p.colours[White] | p.colours[Black] | p.variant.offBoard
 	g.kMask = p.boardMask(p.boardOf(g.ksq))
 	g.occK = g.occ & g.kMask
 	g.occO = g.occ &^ g.kMask
@@ -95,6 +107,10 @@ func (p *Position) context() genContext {
 
 // LegalMoves fills ml with every legal move of the position.
 func (p *Position) LegalMoves(ml *MoveList) {
+	if p.wide != nil {
+		p.wideLegalMoves(ml)
+		return
+	}
 	ml.N = 0
 	g := p.context()
 	p.genPieces(&g, ml, true)
@@ -103,6 +119,9 @@ func (p *Position) LegalMoves(ml *MoveList) {
 	p.genCastling(&g, ml)
 	if p.ep != NoSquare {
 		p.genEnPassant(&g, ml)
+	}
+	if p.variant.null != nullNone {
+		p.genNull(&g, ml)
 	}
 }
 
@@ -178,6 +197,9 @@ func (p *Position) genPieces(g *genContext, ml *MoveList, onKingBoard bool) {
 	if pawns == 0 {
 		return
 	}
+	// A pawn on its second rank double-steps. In alice-mini, which has no
+	// double step, no pawn can stand there (pawns start on the third rank
+	// and ParseFEN refuses the impossible), so nothing here needs to know.
 	empty := ^g.occ
 	var push, dbl, capL, capR uint64
 	var fwd int
@@ -302,16 +324,44 @@ func (p *Position) genEnPassant(g *genContext, ml *MoveList) {
 	}
 }
 
-// legalByPlaying plays m on a copy and checks that the mover's king is not
-// attacked on its board afterwards (m must not be a king move).
+// genNull generates the null moves of alice-null: every man may pass to
+// its square of the other board, which is empty since a square holds one
+// man. Before the transfer nothing has moved, so a man on the king's board
+// cannot make one while the king is in check there (not even the king);
+// after it, a man that left the king's board must not have shielded it, the
+// king must be safe on its new board, and a man that arrives on the king's
+// board may block a check but not capture the checker.
+func (p *Position) genNull(g *genContext, ml *MoveList) {
+	for men := p.colours[g.us]; men != 0; {
+		sq := popLSB(&men)
+		var legal bool
+		switch {
+		case sq == g.ksq:
+			legal = g.checkers == 0 && !p.attacked(sq, g.occO, g.theirO, g.them)
+		case g.kMask&bit(sq) != 0:
+			legal = g.checkers == 0 && p.leavesKingSafe(g, sq, sq)
+		default:
+			legal = g.blockMask&bit(sq) != 0
+		}
+		if legal {
+			ml.add(newMove(sq, sq) | flagNull)
+		}
+	}
+}
+
+// legalByPlaying plays m and checks that the mover's king is not attacked
+// on its board afterwards (m must not be a king move), then takes it back.
 func (p *Position) legalByPlaying(m Move) bool {
-	s := p.state
-	p.variant.apply(&s, m)
-	us := p.side
+	saved := p.state
+	p.apply(m)
+	us := saved.side
+	s := &p.state
 	ksq := lsb(s.pieces[us][King])
 	mask := s.boardMask(s.boardOf(ksq))
 	occ := (s.colours[White] | s.colours[Black]) & mask
-	return !s.attacked(ksq, occ, s.colours[us.Other()]&mask, us.Other())
+	legal := !s.attacked(ksq, occ, s.colours[us.Other()]&mask, us.Other())
+	p.state = saved
+	return legal
 }
 
 // CountLegalMoves returns the number of legal moves.

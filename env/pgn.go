@@ -21,7 +21,7 @@ type Game struct {
 	// default.
 	Variant Variant
 	// StartFEN is the position the moves start from: the [FEN] tag, or
-	// StartFEN.
+	// the variant's start position.
 	StartFEN string
 	// Moves are the moves of the main line, each legal in turn.
 	Moves []Move
@@ -32,7 +32,7 @@ type Game struct {
 
 // NewGame returns an empty game of variant v from the start position.
 func NewGame(v Variant) *Game {
-	return &Game{Variant: v, StartFEN: StartFEN}
+	return &Game{Variant: v, StartFEN: v.StartFEN()}
 }
 
 // Tag returns the value of the tag named name (case-sensitive, as PGN
@@ -62,7 +62,7 @@ func (g *Game) SetTag(name, value string) {
 func (g *Game) StartPosition() (*Position, error) {
 	fen := g.StartFEN
 	if fen == "" {
-		fen = StartFEN
+		fen = g.Variant.StartFEN()
 	}
 	return ParseFEN(fen, g.Variant)
 }
@@ -98,10 +98,6 @@ func playChecked(p *Position, moves []Move, visit func(i int, m Move)) error {
 	}
 	return nil
 }
-
-// moveIdentity masks the bits that name a move (from, to, promotion); the
-// flags above them only cache the generator's work.
-const moveIdentity Move = 1<<15 - 1
 
 // findLegal returns the legal move of ml that m names, flags and all: a
 // move built from its squares alone (decoded from a policy index, say)
@@ -240,7 +236,7 @@ type gameState struct {
 // Any other error is the underlying reader's, and every later call returns
 // it again.
 func (pr *PGNReader) Next() (*Game, error) {
-	gs := gameState{g: &Game{Variant: pr.variant, StartFEN: StartFEN}}
+	gs := gameState{g: NewGame(pr.variant)}
 	for {
 		blank := pr.skipSpace()
 		if blank && gs.movetext && gs.depth == 0 && len(gs.g.Tags) == 0 {
@@ -388,6 +384,7 @@ func (pr *PGNReader) readSymbolToken(gs *gameState, line int) bool {
 // needed; it reports false after recording an error.
 func (pr *PGNReader) setUp(gs *gameState, line int) bool {
 	g := gs.g
+	fenTag := false
 	for _, t := range g.Tags {
 		switch {
 		case strings.EqualFold(t[0], "Variant"):
@@ -399,7 +396,11 @@ func (pr *PGNReader) setUp(gs *gameState, line int) bool {
 			g.Variant = v
 		case strings.EqualFold(t[0], "FEN"):
 			g.StartFEN = strings.TrimSpace(t[1])
+			fenTag = true
 		}
+	}
+	if !fenTag {
+		g.StartFEN = g.Variant.StartFEN()
 	}
 	p, err := ParseFEN(g.StartFEN, g.Variant)
 	if err != nil {
@@ -410,9 +411,11 @@ func (pr *PGNReader) setUp(gs *gameState, line int) bool {
 	return true
 }
 
-// variantFromTag maps a [Variant] tag to a rule set. Names compare without
-// case, spaces, hyphens or underscores, so "Alice", "alice" and "Alice EP"
-// all work; an empty tag means the default.
+// variantFromTag maps a [Variant] tag to a rule set: the name WritePGN
+// writes (Variant.PGNName: "Alice", "Alice EP", "Alice Stone", …) or the
+// variant's key ("alice-stone"). Names compare without case, spaces,
+// hyphens or underscores, so "Alice 3", "alice-3" and "Alice3" all work; an
+// empty tag means the default.
 func variantFromTag(name string, def Variant) (Variant, error) {
 	key := variantKey(name)
 	if key == "" {
@@ -420,10 +423,10 @@ func variantFromTag(name string, def Variant) (Variant, error) {
 	}
 	var names []string
 	for _, v := range Variants() {
-		if variantKey(v.Name) == key {
+		if variantKey(v.Name) == key || variantKey(v.title) == key {
 			return v, nil
 		}
-		names = append(names, v.Name)
+		names = append(names, v.title)
 	}
 	return Variant{}, fmt.Errorf("[Variant %q]: not a variant this program plays (known: %s)", name, strings.Join(names, ", "))
 }
@@ -715,7 +718,7 @@ func WritePGN(w io.Writer, g *Game) error {
 		writeTag(t[0], v)
 	}
 	writeTag("Variant", variantTagValue(g.Variant))
-	if fen := p.FEN(); fen != StartFEN {
+	if fen := p.FEN(); fen != g.Variant.StartFEN() {
 		writeTag("SetUp", "1")
 		writeTag("FEN", fen)
 	}
@@ -781,10 +784,11 @@ func isWrittenFromFields(name string) bool {
 }
 
 // variantTagValue is the [Variant] tag for v: "Alice" as pychess.org
-// writes it for the default rules, the variant's name otherwise.
+// writes it for the default rules, and in the same style for the others
+// (Variant.PGNName).
 func variantTagValue(v Variant) string {
-	if v.Name == "" || v.Name == Alice.Name {
-		return "Alice"
+	if v.title == "" {
+		return Alice.title
 	}
-	return v.Name
+	return v.title
 }

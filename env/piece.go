@@ -50,23 +50,32 @@ func kindFromLetter(b byte) Kind {
 	return NoKind
 }
 
-// Board names one of the two boards.
+// Board names one of the boards: A and B, and C in the three-board
+// variant.
 type Board uint8
 
 const (
 	BoardA Board = iota
 	BoardB
+	BoardC
 )
 
-// Other returns the other board.
+// maxBoards is the most boards a variant plays on.
+const maxBoards = 3
+
+// Other returns the other board of a two-board game (A for B, B for A).
 func (b Board) Other() Board { return b ^ 1 }
 
+// String names the board by its capital letter, as SAN suffixes do.
 func (b Board) String() string {
-	if b == BoardA {
-		return "A"
+	if b > BoardC {
+		return "?"
 	}
-	return "B"
+	return string(rune('A' + b))
 }
+
+// letter is the board's lower-case letter, as UCI writes it.
+func (b Board) letter() byte { return byte('a' + b) }
 
 // Piece is a coloured chessman; NoPiece marks an empty square.
 type Piece uint8

@@ -140,8 +140,14 @@ func init() {
 	}
 }
 
-// Policy returns the variant's policy layout.
-func (v Variant) Policy() *PolicyLayout { return twoBoards8x8 }
+// Policy returns the variant's policy layout, or nil for a variant the
+// network's encoding does not cover yet (Variant.CheckNetwork says why).
+func (v Variant) Policy() *PolicyLayout {
+	if !v.hasNetwork() {
+		return nil
+	}
+	return twoBoards8x8
+}
 
 // Name identifies the layout, for checkpoints and exported models.
 func (l *PolicyLayout) Name() string { return l.name }
@@ -218,13 +224,22 @@ func (l *PolicyLayout) UCI(i int) string {
 	return s
 }
 
-// PolicyIndex returns the policy index of a move of the side to move.
-func (p *Position) PolicyIndex(m Move) int { return p.variant.Policy().Index(m, p.side) }
+// PolicyIndex returns the policy index of a move of the side to move, or -1
+// where the variant has no policy layout yet (Variant.CheckNetwork).
+func (p *Position) PolicyIndex(m Move) int {
+	l := p.variant.Policy()
+	if l == nil {
+		return -1
+	}
+	return l.Index(m, p.side)
+}
 
 // LegalMask sets mask[i] to 1 for the policy index of every legal move and
 // to 0 elsewhere; mask must hold PolicySize entries. It returns the number
-// of legal moves. It allocates nothing.
+// of legal moves. It allocates nothing. The variant must pass
+// Variant.CheckNetwork.
 func (p *Position) LegalMask(mask []float32) int {
+	mustHaveNetwork(p.variant)
 	mask = mask[:PolicySize]
 	clear(mask)
 	var ml MoveList

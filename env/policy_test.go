@@ -9,7 +9,7 @@ func TestPolicyMapCoversEveryLegalMoveOnce(t *testing.T) {
 	seen := 0
 	mask := make([]float32, PolicySize)
 	snapMask := make([]float32, PolicySize)
-	for _, v := range Variants() {
+	for _, v := range networkVariants() {
 		l := v.Policy()
 		for _, p := range randomPositions(t, v, 60, 3, 7) {
 			var ml MoveList

@@ -1,5 +1,7 @@
 package env
 
+import "math/bits"
+
 // Castling rights as bits of state.castling.
 const (
 	CastleWK uint8 = 1 << iota
@@ -27,18 +29,30 @@ type state struct {
 // Position is a game position with the history needed to unmake moves and
 // to detect repetitions. The zero value is not usable: build one with
 // NewPosition or ParseFEN.
+//
+// The men are held in one of two representations. Where a square holds at
+// most one man (alice, alice-ep, alice-black-b, alice-null, alice-mini),
+// state's bitboards cover both boards at once and a board bit per square
+// says where each man stands: the generator's fast path (movegen.go). Where
+// a square may hold men on several boards (alice-optional-transfer,
+// alice-stone, alice-3), wide holds each board's men on its own and the
+// general path (widegen.go) generates the moves. Either way state carries
+// what every variant shares: side to move, castling rights, clocks,
+// en-passant square, hash and last move.
 type Position struct {
 	state
 	variant Variant
 	history []state
+	wide    *wideGame // the men, for the general path; nil on the fast path
 }
 
 // NewPosition returns the start position of the variant.
 func NewPosition(v Variant) *Position {
-	p, err := ParseFEN(StartFEN, v)
+	p, err := ParseFEN(v.StartFEN(), v)
 	if err != nil {
-		// StartFEN is a constant that the tests parse: this cannot happen.
-		panic("env: start position does not parse: " + err.Error())
+		// The start positions are constants that the tests parse: this
+		// cannot happen.
+		panic("env: start position of " + v.Name + " does not parse: " + err.Error())
 	}
 	return p
 }
@@ -61,8 +75,8 @@ func (p *Position) HalfmoveClock() int { return int(p.halfmove) }
 // FullmoveNumber is the FEN move number.
 func (p *Position) FullmoveNumber() int { return int(p.fullmove) }
 
-// Hash is the position's Zobrist key: pieces with their boards, side to
-// move, castling rights and en-passant square.
+// Hash is the position's Zobrist key: men with their boards, side to move,
+// castling rights and en-passant square.
 func (p *Position) Hash() uint64 { return p.hash }
 
 // Ply is the number of moves made since the position was set up.
@@ -76,9 +90,33 @@ func (p *Position) LastMove() Move {
 	return p.lastMove
 }
 
-// PieceAt returns the piece on square s and the board it stands on;
-// NoPiece for an empty square.
+// PieceOn returns the man on square s of board b, or NoPiece.
+func (p *Position) PieceOn(s Square, b Board) Piece {
+	if s < 0 || s > 63 || int(b) >= p.variant.Boards() {
+		return NoPiece
+	}
+	if p.wide != nil {
+		return p.wide.mailbox[b][s]
+	}
+	if p.boardOf(s) != b {
+		return NoPiece
+	}
+	return p.mailbox[s]
+}
+
+// PieceAt returns the man on square s and the board it stands on; NoPiece
+// for an empty square. Where a square may hold men on several boards
+// (Variant.SharedSquares), it returns the one on the first board in the
+// order A, B, C: use PieceOn there.
 func (p *Position) PieceAt(s Square) (Piece, Board) {
+	if p.wide != nil {
+		for b := BoardA; int(b) < p.variant.Boards(); b++ {
+			if pc := p.wide.mailbox[b][s]; pc != NoPiece {
+				return pc, b
+			}
+		}
+		return NoPiece, BoardA
+	}
 	pc := p.mailbox[s]
 	if p.onB&bit(s) != 0 {
 		return pc, BoardB
@@ -88,18 +126,103 @@ func (p *Position) PieceAt(s Square) (Piece, Board) {
 
 // Occupied returns the squares occupied on board b.
 func (p *Position) Occupied(b Board) uint64 {
+	if p.wide != nil {
+		if int(b) >= p.variant.Boards() {
+			return 0
+		}
+		return p.wide.occ[b][White] | p.wide.occ[b][Black]
+	}
 	occ := p.colours[White] | p.colours[Black]
-	if b == BoardB {
+	switch b {
+	case BoardA:
+		return occ &^ p.onB
+	case BoardB:
 		return occ & p.onB
 	}
-	return occ &^ p.onB
+	return 0
 }
 
-// Pieces returns the squares of colour c's pieces of kind k (both boards).
-func (p *Position) Pieces(c Colour, k Kind) uint64 { return p.pieces[c][k] }
+// Pieces returns the squares of colour c's men of kind k, over all boards.
+func (p *Position) Pieces(c Colour, k Kind) uint64 {
+	if p.wide != nil {
+		var bb uint64
+		for b := range p.wide.men {
+			bb |= p.wide.men[b][c][k]
+		}
+		return bb
+	}
+	return p.pieces[c][k]
+}
+
+// count returns the number of colour c's men of kind k, over all boards.
+func (p *Position) count(c Colour, k Kind) int {
+	if p.wide != nil {
+		n := 0
+		for b := range p.wide.men {
+			n += bits.OnesCount64(p.wide.men[b][c][k])
+		}
+		return n
+	}
+	return bits.OnesCount64(p.pieces[c][k])
+}
+
+// menCount returns the number of colour c's men, over all boards.
+func (p *Position) menCount(c Colour) int {
+	n := 0
+	for k := Pawn; k <= King; k++ {
+		n += p.count(c, k)
+	}
+	return n
+}
+
+// men returns the squares of colour c's men, over all boards.
+func (p *Position) men(c Colour) uint64 {
+	if p.wide != nil {
+		return p.wide.occ[BoardA][c] | p.wide.occ[BoardB][c] | p.wide.occ[BoardC][c]
+	}
+	return p.colours[c]
+}
 
 // KingSquare returns the square of colour c's king.
-func (p *Position) KingSquare(c Colour) Square { return lsb(p.pieces[c][King]) }
+func (p *Position) KingSquare(c Colour) Square { return lsb(p.Pieces(c, King)) }
+
+// KingBoard returns the board colour c's king stands on.
+func (p *Position) KingBoard(c Colour) Board {
+	if p.wide != nil {
+		return p.wide.kingBoard(c)
+	}
+	return p.boardOf(lsb(p.pieces[c][King]))
+}
+
+// MoveBoards returns the board the man that makes m stands on and the
+// board it ends on (the same one when it stays on its board). m must be a
+// move of p's side to move.
+func (p *Position) MoveBoards(m Move) (from, to Board) {
+	if x, t, ok := m.boards(); ok {
+		return x, t
+	}
+	x := p.boardOf(m.From())
+	return x, x.Other()
+}
+
+// captured returns the man m takes, or NoPiece: the man on its to-square
+// on the from-board, the en-passant victim, or for a null move (alice-stone)
+// the man on the landing square.
+func (p *Position) captured(m Move) Piece {
+	x, t := p.MoveBoards(m)
+	switch {
+	case m.IsCastling():
+		return NoPiece
+	case m.IsNull():
+		return p.PieceOn(m.To(), t)
+	case m.IsEnPassant():
+		return MakePiece(p.side.Other(), Pawn)
+	}
+	if pc := p.PieceOn(m.To(), x); pc != NoPiece && pc.Colour() != p.side {
+		return pc
+	}
+	return NoPiece
+}
 
 // boardMask returns the squares of board b among occ.
 func (s *state) boardMask(b Board) uint64 {
@@ -117,6 +240,9 @@ func (s *state) boardOf(sq Square) Board {
 func (p *Position) Clone() *Position {
 	q := &Position{state: p.state, variant: p.variant}
 	q.history = append(make([]state, 0, len(p.history)+64), p.history...)
+	if p.wide != nil {
+		q.wide = p.wide.clone()
+	}
 	return q
 }
 
@@ -126,6 +252,14 @@ func (p *Position) CopyFrom(q *Position) {
 	p.state = q.state
 	p.variant = q.variant
 	p.history = append(p.history[:0], q.history...)
+	switch {
+	case q.wide == nil:
+		p.wide = nil
+	case p.wide == nil:
+		p.wide = q.wide.clone()
+	default:
+		p.wide.copyFrom(q.wide)
+	}
 }
 
 // splitmix64 is the deterministic generator behind the Zobrist keys: the
@@ -142,7 +276,7 @@ func (x *splitmix64) next() uint64 {
 
 // Zobrist keys, fixed at initialisation.
 var (
-	zobristPiece    [12][2][64]uint64
+	zobristPiece    [12][maxBoards][64]uint64
 	zobristSide     uint64
 	zobristCastling [16]uint64
 	zobristEP       [64]uint64
@@ -151,7 +285,7 @@ var (
 func init() {
 	rng := splitmix64(0x5a6f6272697374) // "Zobrist"
 	for pc := range zobristPiece {
-		for b := range zobristPiece[pc] {
+		for b := BoardA; b <= BoardB; b++ {
 			for s := range zobristPiece[pc][b] {
 				zobristPiece[pc][b][s] = rng.next()
 			}
@@ -163,6 +297,13 @@ func init() {
 	}
 	for i := range zobristEP {
 		zobristEP[i] = rng.next()
+	}
+	// Board C's keys come last, so that the two-board keys are those of
+	// the first releases: hashes stay what they were.
+	for pc := range zobristPiece {
+		for s := range zobristPiece[pc][BoardC] {
+			zobristPiece[pc][BoardC][s] = rng.next()
+		}
 	}
 }
 
@@ -188,13 +329,30 @@ func (s *state) remove(sq Square) {
 	s.hash ^= zobristPiece[pc][b][sq]
 }
 
-func (s *state) computeHash() uint64 {
+// computeHash returns the Zobrist key of the position from scratch.
+func (p *Position) computeHash() uint64 {
+	if p.wide != nil {
+		return p.wide.menHash() ^ p.state.hashOfRights()
+	}
+	return p.state.menHash() ^ p.state.hashOfRights()
+}
+
+// menHash is the part of the key that is the men, on the fast path's
+// representation.
+func (s *state) menHash() uint64 {
 	var h uint64
 	for sq := Square(0); sq < 64; sq++ {
 		if pc := s.mailbox[sq]; pc != NoPiece {
 			h ^= zobristPiece[pc][s.boardOf(sq)][sq]
 		}
 	}
+	return h
+}
+
+// hashOfRights is the part of the key that is not the men: side to move,
+// castling rights, en-passant square.
+func (s *state) hashOfRights() uint64 {
+	var h uint64
 	if s.side == Black {
 		h ^= zobristSide
 	}

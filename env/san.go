@@ -1,6 +1,7 @@
 package env
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -9,18 +10,23 @@ const pieceLetters = "PNBRQK"
 
 // SAN writes m, a legal move of p, in Standard Algebraic Notation: piece
 // letter, the least disambiguation that tells it apart from every other
-// piece of its kind that can legally reach the same square on either board
-// (file, else rank, else both), "x" for a capture, "=Q" for a promotion,
-// "O-O"/"O-O-O" for castling, and "+" or "#" when the move gives check or
-// mate. The result is plain SAN, without the board suffix (see
-// SANWithBoard).
+// legal move of a man of its kind to the same square, whichever board that
+// man stands on (file, else rank, else both), "x" for a capture, "=Q" for a
+// promotion, "O-O"/"O-O-O" for castling, and "+" or "#" when the move gives
+// check or mate. In the default rules that is plain SAN, without the board
+// suffix (see SANWithBoard). Where the board a man ends on is not implied
+// (alice-3's choice of board, alice-stone's stay or transfer), the suffix
+// naming it ("e4/C", "Nf3/A") is written when it is needed to tell two
+// moves apart, and always for a null move ("Qd1/B": the queen on d1 passes
+// to d1 of board B); where two men of one kind share a square on different
+// boards, the moving man's board is written in front ("a:Rd5"), as in UCI.
 //
 // SAN plays m to find check and mate and takes it back: p is unchanged on
 // return, but it must not be shared with another goroutine meanwhile. The
-// move is matched by its squares and promotion; one that is not legal in p
-// is written in UCI notation, since SAN cannot name it.
+// move is matched by its squares, promotion and boards; one that is not
+// legal in p is written in UCI notation, since SAN cannot name it.
 func (p *Position) SAN(m Move) string {
-	var buf [16]byte
+	var buf [24]byte
 	return string(p.appendSAN(buf[:0], m, false))
 }
 
@@ -28,9 +34,24 @@ func (p *Position) SAN(m Move) string {
 // the piece lands on: "d4/A", "Nxf7/B", "Bb5#/B". For castling the suffix
 // names the king's landing board.
 func (p *Position) SANWithBoard(m Move) string {
-	var buf [16]byte
+	var buf [24]byte
 	return string(p.appendSAN(buf[:0], m, true))
 }
+
+// sanDetail is what a SAN text writes besides the piece, capture,
+// destination and promotion: the landing-board suffix, the from-board
+// prefix, the from-square's file and its rank.
+type sanDetail struct{ board, prefix, file, rank bool }
+
+// sanDetails are the choices in the writer's order of preference: the
+// ordinary disambiguations (none, file, rank, both) first, then the same
+// with the suffix, then with the prefix.
+var sanDetails = func() (ds [16]sanDetail) {
+	for i := range ds {
+		ds[i] = sanDetail{file: i&1 != 0, rank: i&2 != 0, board: i&4 != 0, prefix: i&8 != 0}
+	}
+	return ds
+}()
 
 func (p *Position) appendSAN(b []byte, m Move, withBoard bool) []byte {
 	var ml MoveList
@@ -40,34 +61,24 @@ func (p *Position) appendSAN(b []byte, m Move, withBoard bool) []byte {
 		return append(b, m.UCI()...)
 	}
 	m = legal
-	from, to := m.From(), m.To()
-	kind := p.mailbox[from].Kind()
-	switch {
-	case m.IsCastling() && to.File() == 6:
-		b = append(b, "O-O"...)
-	case m.IsCastling():
-		b = append(b, "O-O-O"...)
-	default:
-		capture := p.mailbox[to] != NoPiece || m.IsEnPassant()
-		if kind != Pawn {
-			b = append(b, pieceLetters[kind])
+	full := p.sanPartsOf(m)
+	sp := full
+	for _, d := range sanDetails {
+		// A pawn capture always names its file (exd5): it is the only
+		// thing that tells it from a push.
+		pawnCapture := full.kind == Pawn && full.capture && full.castle == 0
+		if m.IsNull() && !d.board || pawnCapture && !d.file {
+			continue
 		}
-		if kind == Pawn && capture {
-			// A pawn capture always names its file (exd5): it is the
-			// only thing that tells it from a push.
-			b = append(b, byte('a'+from.File()))
-		} else {
-			b = appendDisambiguation(b, p, &ml, m, kind)
-		}
-		if capture {
-			b = append(b, 'x')
-		}
-		b = append(b, byte('a'+to.File()), byte('1'+to.Rank()))
-		if k := m.Promotion(); k != NoKind {
-			b = append(b, '=', pieceLetters[k])
+		if c := full.only(d); p.countSANMatches(&ml, &c) == 1 {
+			sp = c
+			break
 		}
 	}
-	lands := p.boardOf(from).Other()
+	if withBoard {
+		sp.board = full.board
+	}
+	b = sp.appendText(b)
 	p.MakeMove(m)
 	if p.InCheck() {
 		if p.CountLegalMoves() == 0 {
@@ -77,104 +88,167 @@ func (p *Position) appendSAN(b []byte, m Move, withBoard bool) []byte {
 		}
 	}
 	p.UnmakeMove()
-	if withBoard {
+	if sp.board >= 0 {
 		b = append(b, '/')
-		b = append(b, lands.String()...)
+		b = append(b, Board(sp.board).String()...)
 	}
 	return b
 }
 
-// appendDisambiguation appends the from-square's file, rank or both, as
-// little as tells m apart from the other legal moves of the same kind of
-// piece to the same square. Promotions of one pawn share a from-square and
-// differ in their suffix instead.
-func appendDisambiguation(b []byte, p *Position, ml *MoveList, m Move, kind Kind) []byte {
-	from, to := m.From(), m.To()
-	var others, sameFile, sameRank bool
-	for _, o := range ml.Slice() {
-		if o.To() != to || o.From() == from || o.IsCastling() || p.mailbox[o.From()].Kind() != kind {
-			continue
+// sanPartsOf returns every detail of legal move m that SAN could write.
+func (p *Position) sanPartsOf(m Move) sanParts {
+	x, t := p.MoveBoards(m)
+	sp := sanParts{kind: p.PieceOn(m.From(), x).Kind(), fromBoard: int(x), fromFile: m.From().File(), fromRank: m.From().Rank(),
+		to: m.To(), capture: p.captured(m) != NoPiece, promo: m.Promotion(), board: int(t)}
+	if m.IsCastling() {
+		sp.castle = 2
+		if m.To().File() == 6 {
+			sp.castle = 1
 		}
-		others = true
-		sameFile = sameFile || o.From().File() == from.File()
-		sameRank = sameRank || o.From().Rank() == from.Rank()
 	}
-	switch {
-	case !others:
-		return b
-	case !sameFile:
-		return append(b, byte('a'+from.File()))
-	case !sameRank:
-		return append(b, byte('1'+from.Rank()))
+	return sp
+}
+
+// only keeps the details d asks for.
+func (sp sanParts) only(d sanDetail) sanParts {
+	if !d.board {
+		sp.board = -1
 	}
-	return append(b, byte('a'+from.File()), byte('1'+from.Rank()))
+	if !d.prefix {
+		sp.fromBoard = -1
+	}
+	if !d.file || sp.castle != 0 {
+		sp.fromFile = -1
+	}
+	if !d.rank || sp.castle != 0 {
+		sp.fromRank = -1
+	}
+	return sp
+}
+
+// countSANMatches counts the legal moves of ml that sp names, up to 2.
+func (p *Position) countSANMatches(ml *MoveList, sp *sanParts) int {
+	n := 0
+	for _, o := range ml.Slice() {
+		if sp.castle == 0 && o.To() != sp.to {
+			continue // the common case, decided cheaply
+		}
+		if sp.matches(p, o) && sp.boardsMatch(p, o) {
+			if n++; n > 1 {
+				break
+			}
+		}
+	}
+	return n
+}
+
+// appendText writes sp as SAN without check marks and board suffix.
+func (sp *sanParts) appendText(b []byte) []byte {
+	if sp.fromBoard >= 0 {
+		b = append(b, Board(sp.fromBoard).letter(), ':')
+	}
+	switch sp.castle {
+	case 1:
+		return append(b, "O-O"...)
+	case 2:
+		return append(b, "O-O-O"...)
+	}
+	if sp.kind != Pawn {
+		b = append(b, pieceLetters[sp.kind])
+	}
+	if sp.fromFile >= 0 {
+		b = append(b, byte('a'+sp.fromFile))
+	}
+	if sp.fromRank >= 0 {
+		b = append(b, byte('1'+sp.fromRank))
+	}
+	if sp.capture {
+		b = append(b, 'x')
+	}
+	b = append(b, byte('a'+sp.to.File()), byte('1'+sp.to.Rank()))
+	if sp.promo != NoKind {
+		b = append(b, '=', pieceLetters[sp.promo])
+	}
+	return b
 }
 
 // sanParts is a SAN move taken apart by parseSANText.
 type sanParts struct {
-	castle   int    // 0: not castling; 1: O-O; 2: O-O-O
-	kind     Kind   // the moving piece
-	fromFile int    // -1 when not given
-	fromRank int    // -1 when not given
-	to       Square // destination
-	capture  bool   // "x" or ":" written
-	promo    Kind   // NoKind when none written
-	board    int    // landing board named by a suffix, or -1
+	castle    int    // 0: not castling; 1: O-O; 2: O-O-O
+	kind      Kind   // the moving piece
+	fromBoard int    // the moving man's board named by a prefix ("a:"), or -1
+	fromFile  int    // -1 when not given
+	fromRank  int    // -1 when not given
+	to        Square // destination
+	capture   bool   // "x" or ":" written
+	promo     Kind   // NoKind when none written
+	board     int    // landing board named by a suffix, or -1
 }
 
 // ParseSAN reads a move in SAN and returns it if it is legal in p. It takes
-// published games as they are written: a board suffix "/A" or "/B" (checked
-// against the board the piece lands on, and used to tell two otherwise equal
-// moves apart), redundant disambiguation ("Ngf3", "Ng1f3", "Rbg8/A"),
-// check, mate and evaluation marks ("+", "#", "!", "?", "!!", "?!", "!?"),
-// castling with letter O or digit zero, an optional capture mark ("x" or
-// ":"), and a promotion with or without "=" ("e8=Q", "e8Q"). A capture mark
-// on a move that captures nothing, an ambiguous move (two legal moves match)
-// and an illegal one are errors: a *MoveError naming the text and the
-// position.
+// published games as they are written: a board suffix "/A", "/B" (or "/C"
+// in alice-3), checked against the board the piece lands on and used to
+// tell two otherwise equal moves apart, redundant disambiguation ("Ngf3",
+// "Ng1f3", "Rbg8/A"), check, mate and evaluation marks ("+", "#", "!",
+// "?", "!!", "?!", "!?"), castling with letter O or digit zero, an optional
+// capture mark ("x" or ":"), and a promotion with or without "=" ("e8=Q",
+// "e8Q"). Where a square may hold men on several boards, a leading "a:",
+// "b:" or "c:" names the moving man's board. A capture mark on a move that
+// captures nothing, an ambiguous move (two legal moves match) and an
+// illegal one are errors: a *MoveError naming the text and the position.
 func (p *Position) ParseSAN(s string) (Move, error) {
 	fail := func(reason string) (Move, error) {
 		return NoMove, &MoveError{Move: s, FEN: p.FEN(), Reason: reason}
 	}
-	sp, reason := parseSANText(s)
+	sp, reason := parseSANText(s, p.variant.SharedSquares())
 	if reason != "" {
 		return fail(reason)
 	}
+	if reason := p.variant.offBoardReason(sp.to); reason != "" && sp.castle == 0 {
+		return fail(reason)
+	}
+	if sp.board >= p.variant.Boards() {
+		return fail(fmt.Sprintf("board suffix /%s: variant %s has %d boards", Board(sp.board), p.variant.Name, p.variant.Boards()))
+	}
+	if sp.fromBoard >= p.variant.Boards() {
+		return fail(fmt.Sprintf("board prefix %c: names board %s; variant %s has %d boards", Board(sp.fromBoard).letter(), Board(sp.fromBoard), p.variant.Name, p.variant.Boards()))
+	}
 	var ml MoveList
 	p.LegalMoves(&ml)
-	var match [2]Move // the first two matches are all an error needs
-	n, boardMismatch := 0, NoMove
-	for _, m := range ml.Slice() {
+	boardMismatch := NoMove
+	match, n := firstMatches(&ml, func(m Move) bool {
 		if !sp.matches(p, m) {
-			continue
+			return false
 		}
-		if sp.board >= 0 && int(p.boardOf(m.From()).Other()) != sp.board {
+		if !sp.boardsMatch(p, m) {
 			boardMismatch = m
-			continue
+			return false
 		}
-		if n < len(match) {
-			match[n] = m
-		}
-		n++
-	}
+		return true
+	})
 	switch {
 	case n == 1:
 		return match[0], nil
 	case n > 1:
 		return fail("ambiguous: " + p.SAN(match[0]) + " and " + p.SAN(match[1]) + " both match")
 	case boardMismatch != NoMove:
-		return fail(p.SANWithBoard(boardMismatch) + " lands on board " + p.boardOf(boardMismatch.From()).Other().String() + ", not " + Board(sp.board).String())
+		x, t := p.MoveBoards(boardMismatch)
+		if sp.fromBoard >= 0 && int(x) != sp.fromBoard {
+			return fail(fmt.Sprintf("%s is played from board %s, not %s", p.SAN(boardMismatch), x, Board(sp.fromBoard)))
+		}
+		return fail(fmt.Sprintf("%s lands on board %s, not %s", p.SANWithBoard(boardMismatch), t, Board(sp.board)))
 	}
 	return fail(p.noMatchReason(&ml, sp))
 }
 
-// matches reports whether legal move m fits the parsed text.
+// matches reports whether legal move m fits the parsed text, boards aside.
 func (sp *sanParts) matches(p *Position, m Move) bool {
 	if sp.castle != 0 {
 		return m.IsCastling() && (m.To().File() == 6) == (sp.castle == 1)
 	}
 	from := m.From()
-	if m.IsCastling() || m.To() != sp.to || p.mailbox[from].Kind() != sp.kind || m.Promotion() != sp.promo {
+	x, _ := p.MoveBoards(m)
+	if m.IsCastling() || m.To() != sp.to || p.PieceOn(from, x).Kind() != sp.kind || m.Promotion() != sp.promo {
 		return false
 	}
 	if sp.fromRank >= 0 && from.Rank() != sp.fromRank {
@@ -189,10 +263,18 @@ func (sp *sanParts) matches(p *Position, m Move) bool {
 		// A pawn move that names no file is a push: "d5" never means exd5.
 		return false
 	}
-	if sp.capture && p.mailbox[m.To()] == NoPiece && !m.IsEnPassant() {
+	if sp.capture && p.captured(m) == NoPiece {
 		return false
 	}
 	return true
+}
+
+// boardsMatch reports whether legal move m is played from the board the
+// prefix names and lands on the one the suffix names, where they are
+// written.
+func (sp *sanParts) boardsMatch(p *Position, m Move) bool {
+	x, t := p.MoveBoards(m)
+	return (sp.fromBoard < 0 || int(x) == sp.fromBoard) && (sp.board < 0 || int(t) == sp.board)
 }
 
 // noMatchReason explains why no legal move fits sp, as precisely as the
@@ -202,7 +284,7 @@ func (p *Position) noMatchReason(ml *MoveList, sp sanParts) string {
 		return "castling is not legal here"
 	}
 	name := kindNames[sp.kind]
-	if p.pieces[p.side][sp.kind] == 0 {
+	if p.count(p.side, sp.kind) == 0 {
 		return p.side.String() + " has no " + name
 	}
 	if sp.promo == NoKind && sp.kind == Pawn {
@@ -212,7 +294,7 @@ func (p *Position) noMatchReason(ml *MoveList, sp sanParts) string {
 			}
 		}
 	}
-	if sp.capture && p.mailbox[sp.to] == NoPiece {
+	if sp.capture && (p.men(White)|p.men(Black))&bit(sp.to) == 0 {
 		return "marked as a capture, but " + sp.to.String() + " is empty"
 	}
 	return "illegal move: no legal " + name + " move to " + sp.to.String() + " fits"
@@ -221,10 +303,16 @@ func (p *Position) noMatchReason(ml *MoveList, sp sanParts) string {
 var kindNames = [...]string{"pawn", "knight", "bishop", "rook", "queen", "king"}
 
 // parseSANText takes SAN text apart without looking at a position; it
-// returns a reason when the text is not SAN at all.
-func parseSANText(s string) (sp sanParts, reason string) {
-	sp = sanParts{fromFile: -1, fromRank: -1, promo: NoKind, board: -1}
+// returns a reason when the text is not SAN at all. With prefix, a leading
+// "a:", "b:" or "c:" names the moving man's board (without, ':' after a
+// file is a capture mark, as in "e4:d5").
+func parseSANText(s string, prefix bool) (sp sanParts, reason string) {
+	sp = sanParts{fromBoard: -1, fromFile: -1, fromRank: -1, promo: NoKind, board: -1}
 	t := trimMarks(s)
+	if prefix && len(t) >= 2 && t[1] == ':' && t[0] >= 'a' && t[0] <= 'c' {
+		sp.fromBoard = int(t[0] - 'a')
+		t = t[2:]
+	}
 	// The board suffix may come before or after the marks ("Bxf2/A+",
 	// "Bxf2+/A").
 	if n := len(t); n >= 2 && t[n-2] == '/' {
@@ -233,8 +321,10 @@ func parseSANText(s string) (sp sanParts, reason string) {
 			sp.board = int(BoardA)
 		case 'B', 'b':
 			sp.board = int(BoardB)
+		case 'C', 'c':
+			sp.board = int(BoardC)
 		default:
-			return sp, "board suffix must be /A or /B"
+			return sp, "board suffix must be /A, /B or /C"
 		}
 		t = trimMarks(t[:n-2])
 	}
@@ -320,15 +410,4 @@ func (p *Position) ParseMove(s string) (Move, error) {
 		return p.ParseUCI(s)
 	}
 	return p.ParseSAN(s)
-}
-
-// looksUCI reports whether s has the shape of a UCI move. SAN with a full
-// from-square ("e2e4" for a pawn) then means the same move anyway.
-func looksUCI(s string) bool {
-	if len(s) != 4 && len(s) != 5 {
-		return false
-	}
-	_, ok1 := ParseSquare(s[0:2])
-	_, ok2 := ParseSquare(s[2:4])
-	return ok1 && ok2 && (len(s) == 4 || strings.IndexByte("qrbn", s[4]) >= 0)
 }

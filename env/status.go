@@ -92,7 +92,7 @@ func (p *Position) statusWith(legal int) Status {
 		}
 		return Stalemate
 	}
-	if p.colours[White]|p.colours[Black] == p.pieces[White][King]|p.pieces[Black][King] {
+	if p.menCount(White)+p.menCount(Black) == 2 {
 		return DeadPosition
 	}
 	if p.Repetitions() >= 2 {
@@ -109,8 +109,13 @@ func (p *Position) statusWith(legal int) Status {
 func (p *Position) Repetitions() int {
 	n := 0
 	h := len(p.history)
-	// Only positions since the last capture or pawn move can repeat.
-	limit := min(int(p.halfmove), h)
+	// Only positions since the last capture or pawn move can repeat —
+	// except in alice-null, where a pawn's null move resets the fifty-move
+	// count (it is a pawn move) but can be undone.
+	limit := h
+	if p.variant.null != nullPlain {
+		limit = min(int(p.halfmove), h)
+	}
 	for i := 2; i <= limit; i += 2 {
 		if p.history[h-i].hash == p.hash {
 			n++

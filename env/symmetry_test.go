@@ -2,7 +2,6 @@ package env
 
 import (
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -25,53 +24,90 @@ func legalSet(p *Position, y Symmetry) []string {
 	return out
 }
 
-// TestSymmetriesPreserveLegalPlay checks the rule book's claim exactly: the
-// image of every legal move is legal in the image position and nothing
-// else is, the perft counts agree, and the policy index of each move is the
-// index of its image.
+// TestSymmetriesPreserveLegalPlay checks the rule book's claim exactly, in
+// every variant and for every symmetry of its rules (the colour flip, the
+// permutations of its boards), castling rights and all: the image of every
+// legal move is legal in the image position and nothing else is, status,
+// check and repetitions agree, and where the network's policy covers the
+// variant the policy index of each move is the index of its image.
 func TestSymmetriesPreserveLegalPlay(t *testing.T) {
-	positions := append(randomPositions(t, Alice, 20, 7, 3), randomPositions(t, AliceEP, 20, 7, 4)...)
-	for _, p := range positions {
-		for _, y := range Symmetries {
-			q := y.Position(p)
-			if got, want := legalSet(q, Identity), legalSet(p, y); !slices.Equal(got, want) {
-				t.Fatalf("%s of %s:\n image moves %v\n mapped moves %v", y, p.FEN(), got, want)
+	for _, v := range Variants() {
+		castled := 0
+		for _, p := range randomPositions(t, v, 12, 5, uint64(3+v.code)) {
+			if p.Castling() != 0 {
+				castled++
 			}
-			if p.Status() != q.Status() || p.InCheck() != q.InCheck() || p.Repetitions() != q.Repetitions() {
-				t.Fatalf("%s of %s changes the status", y, p.FEN())
-			}
-			var ml MoveList
-			p.LegalMoves(&ml)
-			for _, m := range ml.Slice() {
-				if got, want := q.PolicyIndex(y.Move(m)), y.PolicyIndex(p.PolicyIndex(m)); got != want {
-					t.Fatalf("%s: index of image of %s is %d, want %d", y, m, got, want)
+			for _, y := range v.Symmetries() {
+				q := y.Position(p)
+				if got, want := legalSet(q, Identity), legalSet(p, y); !slices.Equal(got, want) {
+					t.Fatalf("%s: %s of %s:\n image moves %v\n mapped moves %v", v.Name, y, p.FEN(), got, want)
+				}
+				if p.Status() != q.Status() || p.InCheck() != q.InCheck() || p.Repetitions() != q.Repetitions() || q.Hash() != q.computeHash() {
+					t.Fatalf("%s: %s of %s changes the status or breaks the hash", v.Name, y, p.FEN())
+				}
+				if v.CheckNetwork() == nil {
+					var ml MoveList
+					p.LegalMoves(&ml)
+					for _, m := range ml.Slice() {
+						if got, want := q.PolicyIndex(y.Move(m)), y.PolicyIndex(p.PolicyIndex(m)); got != want {
+							t.Fatalf("%s: index of image of %s is %d, want %d", y, m, got, want)
+						}
+					}
+				}
+				if inv := y.Inverse(); inv.Position(q).FEN() != p.FEN() {
+					t.Fatalf("%s: %s then %s does not restore %s", v.Name, y, inv, p.FEN())
 				}
 			}
-			if y.Position(q).FEN() != p.FEN() {
-				t.Fatalf("%s applied twice does not restore %s", y, p.FEN())
-			}
+		}
+		if castled == 0 && v.canCastle() {
+			t.Errorf("%s: no position with castling rights was tried", v.Name)
 		}
 	}
 }
 
 func TestSymmetriesPreservePerft(t *testing.T) {
-	start := NewPosition(Alice)
-	if _, err := start.PlayUCI(strings.Fields("e2e4 d7d5 f1e2 d5e4")); err != nil {
-		t.Fatal(err)
-	}
-	positions := []*Position{NewPosition(Alice), start}
-	positions = append(positions, randomPositions(t, Alice, 4, 23, 5)...)
 	depth := 3
 	if testing.Short() {
 		depth = 2
 	}
-	for _, p := range positions {
-		want := p.Perft(depth)
-		for _, y := range Symmetries[1:] {
-			if got := y.Position(p).Perft(depth); got != want {
-				t.Errorf("%s of %s: perft(%d) = %d, want %d", y, p.FEN(), depth, got, want)
+	for _, v := range Variants() {
+		positions := []*Position{NewPosition(v)}
+		positions = append(positions, randomPositions(t, v, 2, 23, 5)...)
+		for _, p := range positions {
+			want := p.Perft(depth)
+			for _, y := range v.Symmetries()[1:] {
+				if got := y.Position(p).Perft(depth); got != want {
+					t.Errorf("%s: %s of %s: perft(%d) = %d, want %d", v.Name, y, p.FEN(), depth, got, want)
+				}
 			}
 		}
+	}
+}
+
+// TestStartSymmetries checks which symmetries keep each variant's start
+// position: the identity and the colour flip where both armies start on A,
+// also B↔C (with and without the flip) in alice-3, and only the flip
+// together with the board swap where Black starts on B.
+func TestStartSymmetries(t *testing.T) {
+	for _, c := range []struct {
+		v    Variant
+		want []Symmetry
+	}{
+		{Alice, []Symmetry{Identity, ColourFlip}},
+		{AliceEP, []Symmetry{Identity, ColourFlip}},
+		{AliceBlackB, []Symmetry{Identity, FlipAndSwap}},
+		{AliceNull, []Symmetry{Identity, ColourFlip}},
+		{AliceOptionalTransfer, []Symmetry{Identity, ColourFlip}},
+		{AliceStone, []Symmetry{Identity, FlipAndSwap}},
+		{AliceMini, []Symmetry{Identity, ColourFlip}},
+		{Alice3, []Symmetry{Identity, ColourFlip, SwapBC, SwapBC | ColourFlip}},
+	} {
+		if got := c.v.StartSymmetries(); !slices.Equal(got, c.want) {
+			t.Errorf("%s: start symmetries %v, want %v", c.v.Name, got, c.want)
+		}
+	}
+	if n := len(Alice3.Symmetries()); n != 12 {
+		t.Errorf("alice-3 has %d symmetries, want 12", n)
 	}
 }
 

@@ -19,7 +19,7 @@ func runExport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.
 	fs := newFlagSet("export", "", stderr)
 	ckpt := fs.String("checkpoint", "", "checkpoint `file`, or a run folder (or its checkpoints/ folder) to export its newest checkpoint (default: the built-in network)")
 	out := fs.String("out", "", "output `folder` for model.onnx and model.json (created if missing)")
-	variant := fs.String("variant", "", "rule set the net plays (alice, alice-ep); default: the checkpoint's, else alice")
+	variant := fs.String("variant", "", "rule set the net plays ("+variantNames+", those the network plays); default: the checkpoint's, else alice")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -28,6 +28,13 @@ func runExport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.
 	}
 	if *out == "" {
 		return usageError(fs, "missing --out, the folder to write model.onnx and model.json to")
+	}
+	if *variant != "" {
+		// A rule set the network cannot play fails before the checkpoint
+		// is looked for.
+		if _, err := playableVariant(*variant); err != nil {
+			return err
+		}
 	}
 	c, path, err := exportSource(*ckpt)
 	if err != nil {
@@ -77,9 +84,9 @@ func exportVariant(flagName, ckptName, path string) (env.Variant, error) {
 	case flagName != "" && ckptName != "" && flagName != ckptName:
 		return env.Variant{}, fmt.Errorf("--variant %s, but %s was trained for %s", flagName, filepath.Base(path), ckptName)
 	case flagName != "":
-		return env.VariantByName(flagName)
+		return playableVariant(flagName)
 	case ckptName != "":
-		return env.VariantByName(ckptName)
+		return playableVariant(ckptName)
 	}
 	return env.Alice, nil
 }

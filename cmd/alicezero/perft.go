@@ -12,8 +12,8 @@ import (
 
 func runPerft(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("perft", "DEPTH", stderr)
-	variant := fs.String("variant", env.Alice.Name, "rule set: alice or alice-ep")
-	fen := fs.String("fen", env.StartFEN, "position to count from")
+	variant := fs.String("variant", env.Alice.Name, "rule set: "+variantNames)
+	fen := fs.String("fen", "", "position to count from (default: the variant's start)")
 	moves := fs.String("moves", "", "UCI moves to play first, space-separated")
 	divide := fs.Bool("divide", false, "print the count below each legal move")
 	if err := parseFlags(fs, args); err != nil {
@@ -33,6 +33,9 @@ func runPerft(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	v, err := env.VariantByName(*variant)
 	if err != nil {
 		return err
+	}
+	if *fen == "" {
+		*fen = v.StartFEN()
 	}
 	pos, err := env.ParseFEN(*fen, v)
 	if err != nil {
@@ -54,7 +57,7 @@ func runPerft(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(stdout, "%s: %d\n", m.UCI(), n)
+			fmt.Fprintf(stdout, "%s: %d\n", pos.UCI(m), n)
 			total += n
 		}
 		fmt.Fprintln(stdout)

@@ -29,6 +29,15 @@ func TestPerftCommand(t *testing.T) {
 		{"fen", []string{"perft", "--fen", "8/2p2p2/4|p3/3pP|k2/8/2|P1|P2p/4K1|p1/r3N3 b - - 1 59", "3"}, "Nodes searched: 5408", 0, ""},
 		{"mate has no moves", []string{"perft", "--moves", "e2e4 d7d5 f1e2 d5e4 e2b5", "1"}, "Nodes searched: 0", 0, ""},
 		{"en passant variant", []string{"perft", "--variant", "alice-ep", "2"}, "Nodes searched: 400", 0, ""},
+		// Every variant counts from its own start (docs/RULES.md's table).
+		{"black on B", []string{"perft", "--variant", "alice-black-b", "3"}, "Nodes searched: 9256", 0, ""},
+		{"null moves", []string{"perft", "--variant", "alice-null", "3"}, "Nodes searched: 51202", 0, ""},
+		{"optional transfer", []string{"perft", "--variant", "alice-optional-transfer", "3"}, "Nodes searched: 9854", 0, ""},
+		{"stone", []string{"perft", "--variant", "alice-stone", "3"}, "Nodes searched: 127501", 0, ""},
+		{"mini", []string{"perft", "--variant", "alice-mini", "3"}, "Nodes searched: 284", 0, ""},
+		{"three boards", []string{"perft", "--variant", "alice-3", "3"}, "Nodes searched: 76900", 0, ""},
+		{"three boards after a move", []string{"perft", "--variant", "alice-3", "--moves", "e2e4/c", "1"}, "Nodes searched: 40", 0, ""},
+		{"bracket group in alice", []string{"perft", "--fen", "4k3/8/8/3[Q|p]4/8/8/8/4K3 w - - 0 1", "1"}, "", 1, "one man per square"},
 		{"bad fen", []string{"perft", "--fen", "rnbqkbnr/pppppppp/8/8 w - - 0 1", "1"}, "", 1, "want 8 ranks"},
 		{"illegal move", []string{"perft", "--moves", "e2e4 e2e4", "1"}, "", 1, "move 2"},
 		{"bad depth", []string{"perft", "x"}, "", 1, "depth"},
@@ -80,5 +89,21 @@ func TestBenchEncodeFigure(t *testing.T) {
 	out, _, code := runCLI(t, "", "bench", "--only", "encode_ns")
 	if code != 0 || !strings.Contains(out, "encode_ns: ") {
 		t.Fatalf("exit %d, output %q", code, out)
+	}
+}
+
+// TestVariantsNotYetPlayable checks that the commands that play through the
+// network know every variant's name and refuse the ones whose encoding is
+// not built yet, saying so.
+func TestVariantsNotYetPlayable(t *testing.T) {
+	for _, args := range [][]string{
+		{"play", "--variant", "alice-3"},
+		{"arena", "--variant", "alice-stone", "random", "random"},
+		{"export", "--variant", "alice-mini", "--checkpoint", "none.ckpt", "--out", t.TempDir()},
+	} {
+		_, errOut, code := runCLI(t, "", args...)
+		if code == 0 || !strings.Contains(errOut, "not built for it yet") {
+			t.Errorf("%v: exit %d, stderr %q; want the variant refused as not yet playable", args, code, errOut)
+		}
 	}
 }

@@ -19,7 +19,7 @@ import (
 // then exits with status 1.
 func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("replay", "[FILE]", stderr)
-	variant := fs.String("variant", env.Alice.Name, "rule set of games without a [Variant] tag: alice or alice-ep")
+	variant := fs.String("variant", env.Alice.Name, "rule set of games without a [Variant] tag: "+variantNames)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

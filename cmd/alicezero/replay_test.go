@@ -70,6 +70,19 @@ func TestReplay(t *testing.T) {
 			"fen: rnbqkbnr/ppp1p1pp/5|P2/3|p4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3\nstatus: ongoing\n",
 		},
 		{
+			"three boards",
+			"[Variant \"Alice 3\"]\n\n1. e4/C d5/B 2. Bb5+/C *\n",
+			nil,
+			"fen: rnbqkbnr/ppp1pppp/8/1||B1|p4/4||P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1 2\nstatus: ongoing\n",
+		},
+		{
+			"variant flag for a game without a tag",
+			// 3...Qe5: e5 of A is taken by the knight, so the queen stays on B.
+			"1. Nf3 d5 2. Ne5 Qd6 3. a3 Qe5 *\n",
+			[]string{"--variant", "alice-optional-transfer"},
+			"fen: rnb1kbnr/ppp1pppp/8/3|p[N|q]3/8/|P7/1PPPPPPP/RNBQKB1R w KQkq - 1 4\nstatus: ongoing\n",
+		},
+		{
 			"variant tag beats the flag",
 			"[Variant \"Alice EP\"]\n\n1. e4 d5 2. e5 f5 3. exf6 *\n",
 			nil,

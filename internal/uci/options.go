@@ -35,7 +35,9 @@ func spin(def, lo, hi int) string {
 func options() []option {
 	var variants []string
 	for _, v := range env.Variants() {
-		variants = append(variants, "var "+v.Name)
+		if v.CheckNetwork() == nil { // the ones the network plays
+			variants = append(variants, "var "+v.Name)
+		}
 	}
 	return []option{
 		{"UCI_Variant",
@@ -44,6 +46,9 @@ func options() []option {
 			},
 			func(_ *session, o *engine.Options, v string) error {
 				vr, err := env.VariantByName(strings.TrimSpace(v))
+				if err == nil {
+					err = vr.CheckNetwork()
+				}
 				o.Variant = vr
 				return err
 			}},

@@ -109,7 +109,9 @@ func (o Options) withDefaults() Options {
 
 // validate reports the first unusable option.
 func (o Options) validate() error {
-	if _, err := env.VariantByName(o.Variant.Name); err != nil {
+	if v, err := env.VariantByName(o.Variant.Name); err != nil {
+		return fmt.Errorf("engine: %w", err)
+	} else if err := v.CheckNetwork(); err != nil {
 		return fmt.Errorf("engine: %w", err)
 	}
 	switch {
