@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/cputime"
 )
 
 // BenchmarkInference: positions per second of the fast path and of the
@@ -45,13 +46,13 @@ func BenchmarkInference(b *testing.B) {
 				}
 				b.ReportAllocs()
 				b.ResetTimer()
-				cpu0 := processCPUTime()
+				cpu0 := cputime.Process()
 				for i := 0; i < b.N; i++ {
 					if err := ev.Evaluate(planes, batch, pol, wdl); err != nil {
 						b.Fatal(err)
 					}
 				}
-				reportRates(b, b.N*batch, processCPUTime()-cpu0)
+				reportRates(b, b.N*batch, cputime.Process()-cpu0)
 			})
 		}
 	}
@@ -86,13 +87,13 @@ func BenchmarkTrainStep(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := processCPUTime()
+	cpu0 := cputime.Process()
 	for i := 0; i < b.N; i++ {
 		if _, err := t.Step(planes, pol, mask, wdl); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportRates(b, b.N*tc.BatchSize, processCPUTime()-cpu0)
+	reportRates(b, b.N*tc.BatchSize, cputime.Process()-cpu0)
 }
 
 // The bench subcommand's entry points work and report positive rates.
