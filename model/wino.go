@@ -1,0 +1,229 @@
+package model
+
+import "github.com/alicezero/alicezero/env"
+
+// The fast path computes every 3×3 convolution with Winograd's minimal
+// filtering algorithm F(2×2, 3×3) (Lavin & Gray, 2015): the 8×8 board is
+// cut into 16 tiles of 2×2 outputs, each read from a 4×4 patch of the
+// zero-padded 10×10 input, and a tile's 36 multiply-adds per channel pair
+// become 16 element-wise products in the transformed domain:
+//
+//	Y = Aᵀ [ (G g Gᵀ) ⊙ (Bᵀ d B) ] A
+//
+// for a 3×3 filter g and a 4×4 patch d. Summed over the input channels the
+// products are 16 matrix products, one per transformed point ξ:
+// M_ξ[cout][tile] = U_ξ[cout][cin] · V_ξ[cin][tile], which do 2.25× fewer
+// multiply-adds than the direct convolution. The transforms' coefficients
+// are 0, ±1 and ±½, so the results differ from a direct convolution by
+// float32 rounding only.
+//
+// Activations use a lane layout that makes the transforms plain vector
+// arithmetic: lanes positions side by side, innermost, for every square of
+// the padded 10×10 board, channel by channel:
+//
+//	a[c][square][lane], square = (rank+1)·10 + (file+1)
+//
+// so one (channel, square) is lanes consecutive floats (one AVX register),
+// and every transform is the same sequence of vector additions whatever
+// the position. The border squares are zero and are never written, which
+// is the convolution's zero padding. Transformed data is laid out
+// V[ξ][channel][tile][lane], so that V_ξ is a row-major [channels][128]
+// matrix (a row stride of winoCols, a point stride of winoStride).
+const (
+	lanes        = 8                   // positions in one lane group
+	padSide      = 10                  // the board with its zero border
+	padSquares   = padSide * padSide   // squares of a padded plane
+	laneChannel  = padSquares * lanes  // floats of one channel in lane layout
+	winoTiles    = 16                  // 2×2-output tiles of the board
+	winoPoints   = 16                  // ξ: the 4×4 transformed points
+	winoCols     = winoTiles * lanes   // columns of a transformed matrix
+	winoRowBlock = 8                   // rows of a packed filter block (see packFilters)
+	interiorOff  = padSide + 1         // padded square of rank 0, file 0
+	planeSquares = env.PlaneSize       // 64
+	laneTileRow  = 2 * padSide * lanes // floats between tile rows in lane layout
+	laneRow      = padSide * lanes     // floats between ranks in lane layout
+	laneTileCol  = 2 * lanes           // floats between tile columns
+	winoPadRows  = winoRowBlock - 1    // rows added to round up to a block
+	winoHalf     = float64(0.5)        // G's non-unit coefficient
+	padLaneFirst = interiorOff * lanes // first interior float of a channel
+)
+
+// winoStride returns the distance in floats between consecutive points ξ
+// of a transformed array with rows rows (V: the input channels; M: the
+// output rows): rows·winoCols plus one cache line, so that the 16 points of
+// a tile, which the transforms store or load together, do not fall into
+// the same cache set (at 32 rows the plain stride is 16 KiB, and the
+// transforms ran 3× slower).
+func winoStride(rows int) int { return rows*winoCols + 16 }
+
+// padSquare returns the padded square of board square sq.
+func padSquare(sq int) int { return (sq/8+1)*padSide + sq%8 + 1 }
+
+// winoLayer is one 3×3 convolution's filters in the transformed domain.
+type winoLayer struct {
+	cin, cout int
+	// rows is cout rounded up to a multiple of winoRowBlock: the row count
+	// of the products' outputs M_ξ (rows beyond cout are computed from zero
+	// filters and never read).
+	rows int
+	// u holds U_ξ = G g Gᵀ as 16 row-major [cout][cin] matrices.
+	u []float32
+	// packed holds the same filters for the AVX-512 product: for each ξ and
+	// block of winoRowBlock output rows, cin groups of winoRowBlock floats
+	// (the block's rows side by side for one input channel), zero-padded
+	// to rows.
+	packed []float32
+	// w and bias are the filters as given ([cout][cin·9], row-major, and
+	// [cout]), for the direct path (forwardDirect).
+	w, bias []float32
+}
+
+func newWinoLayer(cin, cout int) *winoLayer {
+	rows := (cout + winoPadRows) / winoRowBlock * winoRowBlock
+	return &winoLayer{
+		cin: cin, cout: cout, rows: rows,
+		u:      make([]float32, winoPoints*cout*cin),
+		packed: make([]float32, winoPoints*rows*cin),
+		w:      make([]float32, cout*cin*9),
+		bias:   make([]float32, cout),
+	}
+}
+
+// setFilters transforms w ([cout][cin][3][3], row-major) and copies bias.
+// The transform is computed in float64 and rounded once.
+func (l *winoLayer) setFilters(w, bias []float32) {
+	cin, cout := l.cin, l.cout
+	// G = [[1, 0, 0], [½, ½, ½], [½, −½, ½], [0, 0, 1]]
+	g := [4][3]float64{{1, 0, 0}, {winoHalf, winoHalf, winoHalf}, {winoHalf, -winoHalf, winoHalf}, {0, 0, 1}}
+	for co := 0; co < cout; co++ {
+		for ci := 0; ci < cin; ci++ {
+			f := w[(co*cin+ci)*9 : (co*cin+ci)*9+9]
+			var t [4][3]float64 // G·f
+			for r := 0; r < 4; r++ {
+				for c := 0; c < 3; c++ {
+					t[r][c] = g[r][0]*float64(f[c]) + g[r][1]*float64(f[3+c]) + g[r][2]*float64(f[6+c])
+				}
+			}
+			for r := 0; r < 4; r++ {
+				for c := 0; c < 4; c++ { // (G·f)·Gᵀ
+					v := float32(t[r][0]*g[c][0] + t[r][1]*g[c][1] + t[r][2]*g[c][2])
+					xi := r*4 + c
+					l.u[(xi*cout+co)*cin+ci] = v
+					blk, row := co/winoRowBlock, co%winoRowBlock
+					l.packed[((xi*l.rows+blk*winoRowBlock)*cin+ci*winoRowBlock)+row] = v
+				}
+			}
+		}
+	}
+	copy(l.w, w)
+	copy(l.bias, bias)
+}
+
+// winoInputGo writes the transformed input V = Bᵀ d B of every tile of
+// channels [0, cin) of src (lane layout) to v (V[ξ][channel][tile][lane],
+// cin channels per ξ). Bᵀ = [[1, 0, −1, 0], [0, 1, 1, 0], [0, −1, 1, 0],
+// [0, 1, 0, −1]]. The portable kernel, and the reference for the
+// assembly ones.
+func winoInputGo(src []float32, cin int, v []float32) {
+	xiStride := winoStride(cin)
+	for ci := 0; ci < cin; ci++ {
+		a := src[ci*laneChannel : (ci+1)*laneChannel]
+		for t := 0; t < winoTiles; t++ {
+			base := (t/4)*laneTileRow + (t%4)*laneTileCol
+			dst := ci*winoCols + t*lanes
+			for p := 0; p < lanes; p++ {
+				var d, bd [4][4]float32
+				for i := 0; i < 4; i++ {
+					for j := 0; j < 4; j++ {
+						d[i][j] = a[base+i*laneRow+j*lanes+p]
+					}
+				}
+				for j := 0; j < 4; j++ { // Bᵀ·d
+					bd[0][j] = d[0][j] - d[2][j]
+					bd[1][j] = d[1][j] + d[2][j]
+					bd[2][j] = d[2][j] - d[1][j]
+					bd[3][j] = d[1][j] - d[3][j]
+				}
+				for i := 0; i < 4; i++ { // (Bᵀ·d)·B
+					r := bd[i]
+					o := dst + 4*i*xiStride + p
+					v[o] = r[0] - r[2]
+					v[o+xiStride] = r[1] + r[2]
+					v[o+2*xiStride] = r[2] - r[1]
+					v[o+3*xiStride] = r[1] - r[3]
+				}
+			}
+		}
+	}
+}
+
+// winoOutputGo writes the convolution's output Y = Aᵀ M A of every tile
+// of channels [0, cout) from m (M[ξ][row][tile][lane], rows rows per ξ) to
+// dst (lane layout, interior squares only), adding bias; with residual it
+// adds dst's old values too (out = dst + conv), and with relu it clamps at
+// zero. Aᵀ = [[1, 1, 1, 0], [0, 1, −1, −1]]. The portable kernel, and the
+// reference for the assembly ones.
+func winoOutputGo(m []float32, rows, cout int, bias, dst []float32, residual, relu bool) {
+	xiStride := winoStride(rows)
+	for co := 0; co < cout; co++ {
+		out := dst[co*laneChannel : (co+1)*laneChannel]
+		for t := 0; t < winoTiles; t++ {
+			src := co*winoCols + t*lanes
+			o := (t/4)*laneTileRow + (t%4)*laneTileCol + padLaneFirst
+			for p := 0; p < lanes; p++ {
+				var s [2][4]float32 // Aᵀ·M
+				for j := 0; j < 4; j++ {
+					m0 := m[src+j*xiStride+p]
+					m1 := m[src+(4+j)*xiStride+p]
+					m2 := m[src+(8+j)*xiStride+p]
+					m3 := m[src+(12+j)*xiStride+p]
+					s[0][j] = m0 + m1 + m2
+					s[1][j] = m1 - m2 - m3
+				}
+				for i := 0; i < 2; i++ { // (Aᵀ·M)·A
+					y0 := s[i][0] + s[i][1] + s[i][2] + bias[co]
+					y1 := s[i][1] - s[i][2] - s[i][3] + bias[co]
+					q := o + i*laneRow + p
+					if residual {
+						y0 += out[q]
+						y1 += out[q+lanes]
+					}
+					if relu {
+						y0, y1 = max(y0, 0), max(y1, 0)
+					}
+					out[q], out[q+lanes] = y0, y1
+				}
+			}
+		}
+	}
+}
+
+// toLanes writes s ≤ lanes positions' planes (position-major, channels
+// planes of 64 squares each, as env encodes them) into dst's interior in
+// lane layout; lanes s.. are zeroed.
+func toLanes(src []float32, channels, s int, dst []float32) {
+	for c := 0; c < channels; c++ {
+		ch := dst[c*laneChannel : (c+1)*laneChannel]
+		for sq := 0; sq < planeSquares; sq++ {
+			d := ch[padSquare(sq)*lanes : padSquare(sq)*lanes+lanes : padSquare(sq)*lanes+lanes]
+			for p := 0; p < s; p++ {
+				d[p] = src[(p*channels+c)*planeSquares+sq]
+			}
+			clear(d[s:])
+		}
+	}
+}
+
+// fromLanes writes the interior of channels [0, channels) of src (lane
+// layout) for lanes [0, s) to dst, position-major: dst[p][c][square].
+func fromLanes(src []float32, channels, s int, dst []float32) {
+	for c := 0; c < channels; c++ {
+		ch := src[c*laneChannel : (c+1)*laneChannel]
+		for sq := 0; sq < planeSquares; sq++ {
+			d := ch[padSquare(sq)*lanes : padSquare(sq)*lanes+lanes : padSquare(sq)*lanes+lanes]
+			for p := 0; p < s; p++ {
+				dst[(p*channels+c)*planeSquares+sq] = d[p]
+			}
+		}
+	}
+}
