@@ -114,3 +114,36 @@ func TestMeasure(t *testing.T) {
 	}
 	t.Logf("tiny: fast %.0f pos/s, gorgonia %.0f pos/s, training %.0f pos/s", fast, graph, rate)
 }
+
+// BenchmarkFastKernels: the fast path at batch 64 on each kernel set this
+// CPU can run (avx512, avx2, portable), one worker.
+func BenchmarkFastKernels(b *testing.B) {
+	w, err := NewWeights(mustPreset(b, "small"), 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const batch = 64
+	planes, _, _, _ := syntheticBatch(batch, 1)
+	pol := make([]float32, batch*env.PolicySize)
+	wdl := make([]float32, batch*env.WDLSize)
+	for _, k := range availableKernels() {
+		b.Run(k, func(b *testing.B) {
+			f, err := NewFastEvaluator(w, FastOptions{Workers: 1, kernels: k})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer f.Close()
+			if err := f.Evaluate(planes, batch, pol, wdl); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			cpu0 := cputime.Process()
+			for i := 0; i < b.N; i++ {
+				if err := f.Evaluate(planes, batch, pol, wdl); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportRates(b, b.N*batch, cputime.Process()-cpu0)
+		})
+	}
+}

@@ -167,11 +167,13 @@ func (e *FastEvaluator) Close() error {
 // shared read-only by the workers: the 3×3 filters Winograd-transformed,
 // the rest as slices of the evaluator's Weights.
 type fastNet struct {
-	cfg            Config
-	stem           *winoLayer
-	res1, res2     []*winoLayer
-	polConv        *winoLayer
-	polLW, polLB   []float32
+	cfg        Config
+	stem       *winoLayer
+	res1, res2 []*winoLayer
+	polConv    *winoLayer
+	// polLWB is the policy's 1×1 filters [planes][P] with the bias as an
+	// extra input channel: [planes][P+1]; the input's channel P is ones.
+	polLWB         []float32
 	valCW, valCB   []float32
 	valF1W, valF1B []float32
 	valF2W, valF2B []float32
@@ -199,7 +201,15 @@ func (n *fastNet) load(w *Weights) {
 		conv(n.res2[b], fmt.Sprintf("res%d.conv2", b))
 	}
 	conv(n.polConv, "policy.conv")
-	n.polLW, n.polLB = d("policy.logits.w"), d("policy.logits.b")
+	P := n.cfg.PolicyChannels
+	lw, lb := d("policy.logits.w"), d("policy.logits.b")
+	if n.polLWB == nil {
+		n.polLWB = make([]float32, env.PolicyPlanes*(P+1))
+	}
+	for c := 0; c < env.PolicyPlanes; c++ {
+		copy(n.polLWB[c*(P+1):], lw[c*P:(c+1)*P])
+		n.polLWB[c*(P+1)+P] = lb[c]
+	}
 	n.valCW, n.valCB = d("value.conv.w"), d("value.conv.b")
 	n.valF1W, n.valF1B = d("value.fc1.w"), d("value.fc1.b")
 	n.valF2W, n.valF2B = d("value.fc2.w"), d("value.fc2.b")
@@ -245,7 +255,7 @@ func newFastWorker(net *fastNet, k *fastKernels) *fastWorker {
 		vc:    make([]float32, V*laneChannel),
 		v:     make([]float32, winoPoints*winoStride(max(env.NumPlanes, C))),
 		m:     make([]float32, winoPoints*winoStride(rows)),
-		pcT:   make([]float32, lanes*P*planeSquares),
+		pcT:   onesRows(lanes, P+1, planeSquares),
 		vflat: make([]float32, lanes*V*planeSquares),
 		vhid:  make([]float32, lanes*H),
 		d: directBuffers{
@@ -253,7 +263,7 @@ func newFastWorker(net *fastNet, k *fastKernels) *fastWorker {
 			x:   make([]float32, C*dn),
 			y:   make([]float32, C*dn),
 			col: make([]float32, max(env.NumPlanes, C)*9*dn),
-			pc:  make([]float32, P*dn),
+			pc:  make([]float32, (P+1)*dn),
 			vc:  make([]float32, V*dn),
 		},
 	}
@@ -281,7 +291,7 @@ func (f *fastWorker) forward(planes []float32, s int, policy, wdl []float32) {
 	cfg := net.cfg
 	P, V := cfg.PolicyChannels, cfg.ValueChannels
 
-	toLanes(planes, env.NumPlanes, s, f.in)
+	f.k.toLanes(planes, env.NumPlanes, s, f.in)
 	f.conv3x3(f.in, net.stem, f.x, false)
 	for b := range net.res1 {
 		f.conv3x3(f.x, net.res1[b], f.y, false)
@@ -291,13 +301,13 @@ func (f *fastWorker) forward(planes []float32, s int, policy, wdl []float32) {
 	}
 
 	f.conv3x3(f.x, net.polConv, f.pc, false)
-	fromLanes(f.pc, P, s, f.pcT)
-	f.policyLogits(f.pcT, P*planeSquares, planeSquares, s, policy)
+	f.k.fromLanes(f.pc, P, s, f.pcT, (P+1)*planeSquares)
+	f.policyLogits(f.pcT, (P+1)*planeSquares, planeSquares, s, policy)
 
 	// The value head's 1×1 conv and ReLU run over the padded planes: the
 	// border's values are never read.
 	f.conv1x1(f.x, cfg.Channels, net.valCW, net.valCB, V, laneChannel, f.vc)
-	fromLanes(f.vc, V, s, f.vflat)
+	f.k.fromLanes(f.vc, V, s, f.vflat, V*planeSquares)
 	f.valueHead(s, wdl)
 }
 
@@ -326,8 +336,9 @@ func (f *fastWorker) forwardDirect(planes []float32, s int, policy, wdl []float3
 		f.conv3x3Direct(y, net.res2[b], N, x, true)
 	}
 
-	pc := d.pc[:P*N]
+	pc := d.pc[:(P+1)*N]
 	f.conv3x3Direct(x, net.polConv, N, pc, false)
+	fill(pc[P*N:], 1) // the bias's input channel
 	f.policyLogits(pc, sq, N, s, policy)
 
 	vc := d.vc[:V*N]
@@ -373,20 +384,26 @@ func (f *fastWorker) conv1x1(src []float32, cin int, w, bias []float32, cout, N 
 }
 
 // policyLogits writes s positions' logits: the 1×1 convolution from the
-// policy conv's output pc, position p's channels at pc[p·posStride:],
-// chanStride floats apart, to the move-type planes, whose per-position
-// [plane][square] layout is the policy's index order.
+// policy conv's output pc (P channels and a channel of ones for the bias;
+// position p's at pc[p·posStride:], chanStride floats apart) to the
+// move-type planes, whose per-position [plane][square] layout is the
+// policy's index order.
 func (f *fastWorker) policyLogits(pc []float32, posStride, chanStride, s int, policy []float32) {
-	net := f.net
-	P := net.cfg.PolicyChannels
+	K := f.net.cfg.PolicyChannels + 1
 	const sq = env.PlaneSize
 	for p := 0; p < s; p++ {
-		out := policy[p*env.PolicySize : (p+1)*env.PolicySize]
-		for c := 0; c < env.PolicyPlanes; c++ {
-			fill(out[c*sq:(c+1)*sq], net.polLB[c])
-		}
-		f.k.gemm(env.PolicyPlanes, sq, P, net.polLW, P, pc[p*posStride:], chanStride, out, sq, false)
+		f.k.gemmTo(env.PolicyPlanes, sq, K, f.net.polLWB, K, pc[p*posStride:], chanStride, policy[p*env.PolicySize:], sq, false)
 	}
+}
+
+// onesRows returns blocks blocks of rows rows of n floats, zero but for
+// each block's last row, which is ones (the bias's input channel).
+func onesRows(blocks, rows, n int) []float32 {
+	s := make([]float32, blocks*rows*n)
+	for b := 0; b < blocks; b++ {
+		fill(s[(b*rows+rows-1)*n:(b+1)*rows*n], 1)
+	}
+	return s
 }
 
 // valueHead computes s positions' WDL from the value conv's output,

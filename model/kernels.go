@@ -16,11 +16,16 @@ type fastKernels struct {
 	// winoOutputGo for the contract).
 	winoIn  func(src []float32, cin int, v []float32)
 	winoOut func(m []float32, rows, cout int, bias, dst []float32, residual, relu bool)
+	// toLanes and fromLanes convert between position-major planes and
+	// the lane layout (see the functions of those names).
+	toLanes   func(src []float32, channels, s int, dst []float32)
+	fromLanes func(src []float32, channels, s int, dst []float32, posStride int)
 	// products computes M_ξ = U_ξ·V_ξ for every ξ (see winoLayer).
 	products func(l *winoLayer, v, m []float32)
-	// gemm is the general product, for the 1×1 convolutions and the
-	// value head's fully connected layers.
-	gemm gemmFunc
+	// gemm is the general product, C += A·B, for the 1×1 convolutions and
+	// the value head's fully connected layers; gemmTo is C = A·B (C is
+	// only written).
+	gemm, gemmTo gemmFunc
 }
 
 // Kernel set names, fastest first.
@@ -59,11 +64,11 @@ func kernelSet(name string) (*fastKernels, error) {
 	}
 	switch name {
 	case kernelsAVX512:
-		return &fastKernels{name: name, winoIn: winoInputAVX2, winoOut: winoOutputAVX2, products: productsAVX512, gemm: gemmAccAVX2}, nil
+		return &fastKernels{name: name, winoIn: winoInputAVX2, winoOut: winoOutputAVX2, toLanes: toLanesAVX2, fromLanes: fromLanesAVX2, products: productsAVX512, gemm: gemmAccAVX2, gemmTo: gemmToAVX2}, nil
 	case kernelsAVX2:
-		return &fastKernels{name: name, winoIn: winoInputAVX2, winoOut: winoOutputAVX2, products: productsAVX2, gemm: gemmAccAVX2}, nil
+		return &fastKernels{name: name, winoIn: winoInputAVX2, winoOut: winoOutputAVX2, toLanes: toLanesAVX2, fromLanes: fromLanesAVX2, products: productsAVX2, gemm: gemmAccAVX2, gemmTo: gemmToAVX2}, nil
 	default:
-		return &fastKernels{name: name, winoIn: winoInputGo, winoOut: winoOutputGo, products: productsGo, gemm: gemmAccGonum}, nil
+		return &fastKernels{name: name, winoIn: winoInputGo, winoOut: winoOutputGo, toLanes: toLanes, fromLanes: fromLanes, products: productsGo, gemm: gemmAccGonum, gemmTo: gemmToGonum}, nil
 	}
 }
 
@@ -81,4 +86,15 @@ func productsAVX2(l *winoLayer, v, m []float32) {
 	for xi := 0; xi < winoPoints; xi++ {
 		gemmAVX2(l.cout, winoCols, l.cin, l.u[xi*l.cout*l.cin:], l.cin, v[xi*winoStride(l.cin):], winoCols, m[xi*winoStride(l.rows):], winoCols, false, false)
 	}
+}
+
+// gemmToGonum is gemmAccGonum overwriting C.
+func gemmToGonum(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, relu bool) {
+	clearMatrix(m, n, c, ldc)
+	gemmAccGonum(m, n, k, a, lda, b, ldb, c, ldc, relu)
+}
+
+// gemmToAVX2 is gemmAccAVX2 overwriting C (never reading it).
+func gemmToAVX2(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, relu bool) {
+	gemmAVX2(m, n, k, a, lda, b, ldb, c, ldc, relu, false)
 }

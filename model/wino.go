@@ -215,14 +215,15 @@ func toLanes(src []float32, channels, s int, dst []float32) {
 }
 
 // fromLanes writes the interior of channels [0, channels) of src (lane
-// layout) for lanes [0, s) to dst, position-major: dst[p][c][square].
-func fromLanes(src []float32, channels, s int, dst []float32) {
+// layout) for lanes [0, s) to dst, position-major: dst[p·posStride +
+// c·64 + square].
+func fromLanes(src []float32, channels, s int, dst []float32, posStride int) {
 	for c := 0; c < channels; c++ {
 		ch := src[c*laneChannel : (c+1)*laneChannel]
 		for sq := 0; sq < planeSquares; sq++ {
 			d := ch[padSquare(sq)*lanes : padSquare(sq)*lanes+lanes : padSquare(sq)*lanes+lanes]
 			for p := 0; p < s; p++ {
-				dst[(p*channels+c)*planeSquares+sq] = d[p]
+				dst[p*posStride+c*planeSquares+sq] = d[p]
 			}
 		}
 	}

@@ -71,3 +71,39 @@ func productsAVX512(l *winoLayer, v, m []float32) {
 		}
 	}
 }
+
+// transpose8x8 transposes count 8×8 blocks (strides and steps in floats);
+// see wino_amd64.s.
+//
+//go:noescape
+func transpose8x8(src *float32, srcStride, srcStep int, dst *float32, dstStride, dstStep, count int)
+
+// toLanesAVX2 is toLanes with full groups transposed 8×8 in assembly.
+func toLanesAVX2(src []float32, channels, s int, dst []float32) {
+	if s < lanes || channels < 1 {
+		toLanes(src, channels, s, dst)
+		return
+	}
+	if len(src) < lanes*channels*planeSquares || len(dst) < channels*laneChannel {
+		panic("model: lane layout: buffers too small")
+	}
+	// Rank r of position p (8 floats) becomes lane p of the rank's 8
+	// consecutive padded squares (64 floats).
+	for c := 0; c < channels; c++ {
+		transpose8x8(&src[c*planeSquares], channels*planeSquares, 8, &dst[c*laneChannel+padLaneFirst], lanes, laneRow, 8)
+	}
+}
+
+// fromLanesAVX2 is fromLanes with full groups transposed 8×8 in assembly.
+func fromLanesAVX2(src []float32, channels, s int, dst []float32, posStride int) {
+	if s < lanes || channels < 1 {
+		fromLanes(src, channels, s, dst, posStride)
+		return
+	}
+	if posStride < channels*planeSquares || len(src) < channels*laneChannel || len(dst) < (lanes-1)*posStride+channels*planeSquares {
+		panic("model: lane layout: buffers too small")
+	}
+	for c := 0; c < channels; c++ {
+		transpose8x8(&src[c*laneChannel+padLaneFirst], lanes, laneRow, &dst[c*planeSquares], posStride, 8, 8)
+	}
+}

@@ -278,3 +278,79 @@ step:
 	JNZ     panel
 	VZEROUPPER
 	RET
+
+// func transpose8x8(src *float32, srcStride, srcStep int, dst *float32, dstStride, dstStep, count int)
+//
+// count times: transposes the 8×8 block whose rows start srcStride floats
+// apart at src into the block whose rows start dstStride floats apart at
+// dst (row i of dst is column i of src); then src += srcStep floats,
+// dst += dstStep floats. AVX2.
+TEXT ·transpose8x8(SB), NOSPLIT, $0-56
+	MOVQ src+0(FP), SI
+	MOVQ srcStride+8(FP), R8
+	MOVQ srcStep+16(FP), R10
+	MOVQ dst+24(FP), DI
+	MOVQ dstStride+32(FP), R9
+	MOVQ dstStep+40(FP), R11
+	MOVQ count+48(FP), CX
+	SHLQ $2, R8
+	SHLQ $2, R9
+	SHLQ $2, R10
+	SHLQ $2, R11
+	LEAQ (R8)(R8*2), R12 // 3 source rows
+	LEAQ (R9)(R9*2), R13 // 3 destination rows
+
+block:
+	MOVQ    SI, AX
+	VMOVUPS (AX), Y0
+	VMOVUPS (AX)(R8*1), Y1
+	VMOVUPS (AX)(R8*2), Y2
+	VMOVUPS (AX)(R12*1), Y3
+	LEAQ    (AX)(R8*4), AX
+	VMOVUPS (AX), Y4
+	VMOVUPS (AX)(R8*1), Y5
+	VMOVUPS (AX)(R8*2), Y6
+	VMOVUPS (AX)(R12*1), Y7
+
+	// Interleave pairs of rows, then pairs of pairs, then the halves.
+	VUNPCKLPS Y1, Y0, Y8
+	VUNPCKHPS Y1, Y0, Y9
+	VUNPCKLPS Y3, Y2, Y10
+	VUNPCKHPS Y3, Y2, Y11
+	VUNPCKLPS Y5, Y4, Y12
+	VUNPCKHPS Y5, Y4, Y13
+	VUNPCKLPS Y7, Y6, Y14
+	VUNPCKHPS Y7, Y6, Y15
+	VSHUFPS   $0x44, Y10, Y8, Y0
+	VSHUFPS   $0xEE, Y10, Y8, Y1
+	VSHUFPS   $0x44, Y11, Y9, Y2
+	VSHUFPS   $0xEE, Y11, Y9, Y3
+	VSHUFPS   $0x44, Y14, Y12, Y4
+	VSHUFPS   $0xEE, Y14, Y12, Y5
+	VSHUFPS   $0x44, Y15, Y13, Y6
+	VSHUFPS   $0xEE, Y15, Y13, Y7
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x20, Y5, Y1, Y9
+	VPERM2F128 $0x20, Y6, Y2, Y10
+	VPERM2F128 $0x20, Y7, Y3, Y11
+	VPERM2F128 $0x31, Y4, Y0, Y12
+	VPERM2F128 $0x31, Y5, Y1, Y13
+	VPERM2F128 $0x31, Y6, Y2, Y14
+	VPERM2F128 $0x31, Y7, Y3, Y15
+
+	MOVQ    DI, BX
+	VMOVUPS Y8, (BX)
+	VMOVUPS Y9, (BX)(R9*1)
+	VMOVUPS Y10, (BX)(R9*2)
+	VMOVUPS Y11, (BX)(R13*1)
+	LEAQ    (BX)(R9*4), BX
+	VMOVUPS Y12, (BX)
+	VMOVUPS Y13, (BX)(R9*1)
+	VMOVUPS Y14, (BX)(R9*2)
+	VMOVUPS Y15, (BX)(R13*1)
+	ADDQ    R10, SI
+	ADDQ    R11, DI
+	DECQ    CX
+	JNZ     block
+	VZEROUPPER
+	RET

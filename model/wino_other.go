@@ -13,3 +13,9 @@ func winoOutputAVX2(m []float32, rows, cout int, bias, dst []float32, residual, 
 }
 
 func productsAVX512(l *winoLayer, v, m []float32) { productsGo(l, v, m) }
+
+func toLanesAVX2(src []float32, channels, s int, dst []float32) { toLanes(src, channels, s, dst) }
+
+func fromLanesAVX2(src []float32, channels, s int, dst []float32, posStride int) {
+	fromLanes(src, channels, s, dst, posStride)
+}

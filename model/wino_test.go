@@ -163,48 +163,67 @@ func TestWinogradTransformsExact(t *testing.T) {
 	}
 }
 
-// toLanes and fromLanes are inverse on the interior, and toLanes zeroes the
-// unused lanes of a partial group and never writes the border.
+// Every kernel set's toLanes and fromLanes are inverse on the interior;
+// toLanes zeroes the unused lanes of a partial group and never writes the
+// border, and fromLanes writes nothing but the positions' channels.
 func TestLaneLayout(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 17))
-	const ch = 3
-	for s := 1; s <= lanes; s++ {
-		src := make([]float32, s*ch*planeSquares)
-		for i := range src {
-			src[i] = rng.Float32() + 1
+	for _, name := range availableKernels() {
+		k, err := kernelSet(name)
+		if err != nil {
+			t.Fatal(err)
 		}
-		dst := make([]float32, ch*laneChannel)
-		for i := range dst {
-			dst[i] = 7
-		}
-		toLanes(src, ch, s, dst)
-		for c := 0; c < ch; c++ {
-			for ps := 0; ps < padSquares; ps++ {
-				r, f := ps/padSide, ps%padSide
-				for p := 0; p < lanes; p++ {
-					got := dst[c*laneChannel+ps*lanes+p]
-					switch {
-					case r == 0 || r == 9 || f == 0 || f == 9:
-						if got != 7 {
-							t.Fatalf("s=%d: border written: %v", s, got)
-						}
-					case p >= s:
-						if got != 0 {
-							t.Fatalf("s=%d: unused lane %d holds %v", s, p, got)
-						}
-					default:
-						if want := src[(p*ch+c)*planeSquares+(r-1)*8+f-1]; got != want {
-							t.Fatalf("s=%d: channel %d square %d lane %d: %v, want %v", s, c, ps, p, got, want)
+		for _, ch := range []int{1, 3, 37} {
+			for s := 1; s <= lanes; s++ {
+				src := make([]float32, s*ch*planeSquares)
+				for i := range src {
+					src[i] = rng.Float32() + 1
+				}
+				dst := make([]float32, ch*laneChannel)
+				for i := range dst {
+					dst[i] = 7
+				}
+				k.toLanes(src, ch, s, dst)
+				for c := 0; c < ch; c++ {
+					for ps := 0; ps < padSquares; ps++ {
+						r, f := ps/padSide, ps%padSide
+						for p := 0; p < lanes; p++ {
+							got := dst[c*laneChannel+ps*lanes+p]
+							switch {
+							case r == 0 || r == 9 || f == 0 || f == 9:
+								if got != 7 {
+									t.Fatalf("%s ch=%d s=%d: border written: %v", name, ch, s, got)
+								}
+							case p >= s:
+								if got != 0 {
+									t.Fatalf("%s ch=%d s=%d: unused lane %d holds %v", name, ch, s, p, got)
+								}
+							default:
+								if want := src[(p*ch+c)*planeSquares+(r-1)*8+f-1]; got != want {
+									t.Fatalf("%s ch=%d s=%d: channel %d square %d lane %d: %v, want %v", name, ch, s, c, ps, p, got, want)
+								}
+							}
 						}
 					}
 				}
-			}
-		}
-		back := make([]float32, len(src))
-		fromLanes(dst, ch, s, back)
-		for i := range back {
-			if back[i] != src[i] {
-				t.Fatalf("s=%d: round trip differs at %d", s, i)
+				// Back, into blocks with a spare channel that must stay untouched.
+				stride := (ch + 1) * planeSquares
+				back := make([]float32, s*stride)
+				for i := range back {
+					back[i] = -1
+				}
+				k.fromLanes(dst, ch, s, back, stride)
+				for p := 0; p < s; p++ {
+					for i := 0; i < stride; i++ {
+						got, want := back[p*stride+i], float32(-1)
+						if i < ch*planeSquares {
+							want = src[p*ch*planeSquares+i]
+						}
+						if got != want {
+							t.Fatalf("%s ch=%d s=%d: position %d float %d: %v, want %v", name, ch, s, p, i, got, want)
+						}
+					}
+				}
 			}
 		}
 	}
