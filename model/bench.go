@@ -64,14 +64,15 @@ func timeLoop(d time.Duration, f func() error) (float64, error) {
 	}
 }
 
-// MeasureInference times the fast path and the gorgonia graph on batches
-// of `batch` random positions for about d each, with random weights of
-// architecture cfg, and returns positions per second for each. The graph's
-// products run on the package's AVX2 BLAS where the CPU has it (see
-// blas.go; not with the purego build tag), as training's do.
+// MeasureInference times the fast path (on GOMAXPROCS workers) and the
+// gorgonia graph on batches of `batch` random positions for about d each,
+// with random weights of architecture cfg, and returns positions per
+// second for each. The graph's products run on the package's AVX2 BLAS
+// where the CPU has it (see blas.go; not with the purego build tag), as
+// training's do.
 func MeasureInference(cfg Config, batch int, d time.Duration) (fastPosPerS, gorgoniaPosPerS float64, err error) {
-	if batch < 1 {
-		return 0, 0, fmt.Errorf("model: measure inference: batch %d < 1", batch)
+	if fastPosPerS, err = MeasureFast(cfg, batch, 0, d); err != nil {
+		return 0, 0, err
 	}
 	w, err := NewWeights(cfg, 1)
 	if err != nil {
@@ -80,28 +81,43 @@ func MeasureInference(cfg Config, batch int, d time.Duration) (fastPosPerS, gorg
 	planes, _, _, _ := syntheticBatch(batch, 1)
 	pol := make([]float32, batch*env.PolicySize)
 	wdl := make([]float32, batch*env.WDLSize)
-
-	fast, err := NewFastEvaluator(w, FastOptions{})
-	if err != nil {
-		return 0, 0, err
-	}
-	defer fast.Close()
-	rate, err := timeLoop(d, func() error { return fast.Evaluate(planes, batch, pol, wdl) })
-	if err != nil {
-		return 0, 0, fmt.Errorf("model: measure fast inference: %w", err)
-	}
-	fastPosPerS = rate * float64(batch)
-
 	g, err := NewGraphEvaluator(w, batch)
 	if err != nil {
 		return 0, 0, err
 	}
 	defer g.Close()
-	rate, err = timeLoop(d, func() error { return g.Evaluate(planes, batch, pol, wdl) })
+	rate, err := timeLoop(d, func() error { return g.Evaluate(planes, batch, pol, wdl) })
 	if err != nil {
 		return 0, 0, fmt.Errorf("model: measure gorgonia inference: %w", err)
 	}
 	return fastPosPerS, rate * float64(batch), nil
+}
+
+// MeasureFast times the fast path with the given number of workers (0:
+// GOMAXPROCS; 1 evaluates on the calling goroutine only, i.e. one core) on
+// batches of `batch` random positions for about d, with random weights of
+// architecture cfg, and returns positions per second.
+func MeasureFast(cfg Config, batch, workers int, d time.Duration) (posPerS float64, err error) {
+	if batch < 1 {
+		return 0, fmt.Errorf("model: measure inference: batch %d < 1", batch)
+	}
+	w, err := NewWeights(cfg, 1)
+	if err != nil {
+		return 0, err
+	}
+	planes, _, _, _ := syntheticBatch(batch, 1)
+	pol := make([]float32, batch*env.PolicySize)
+	wdl := make([]float32, batch*env.WDLSize)
+	fast, err := NewFastEvaluator(w, FastOptions{Workers: workers})
+	if err != nil {
+		return 0, err
+	}
+	defer fast.Close()
+	rate, err := timeLoop(d, func() error { return fast.Evaluate(planes, batch, pol, wdl) })
+	if err != nil {
+		return 0, fmt.Errorf("model: measure fast inference: %w", err)
+	}
+	return rate * float64(batch), nil
 }
 
 // MeasureTraining times training steps of tc (its BatchSize; zero fields

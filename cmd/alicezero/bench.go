@@ -29,8 +29,10 @@ func benchFigures() []figure {
 	return []figure{
 		{"perft_nps", "nodes/s", measurePerft},
 		{"encode_ns", "ns/position", measureEncode},
-		{"nn_fast_pos_per_s", "positions/s", pf.inference(0)},
-		{"nn_gorgonia_pos_per_s", "positions/s", pf.inference(1)},
+		{"nn_fast_pos_per_s", "positions/s", pf.inference(nnFast)},
+		{"nn_fast_pos_per_s_b16", "positions/s", pf.inference(nnFastB16)},
+		{"nn_fast_pos_per_s_1core", "positions/s", pf.inference(nnFast1Core)},
+		{"nn_gorgonia_pos_per_s", "positions/s", pf.inference(nnGorgonia)},
 		{"train_pos_per_s", "positions/s", measureTraining},
 		{"mcts_sims_per_s", "simulations/s", pf.search(0)},
 		{"mcts_overhead_pct", "%", pf.search(1)},
@@ -136,15 +138,26 @@ func formatFigure(v float64) string {
 	return fmt.Sprintf("%.3g", v)
 }
 
-// pairedFigures measures figures that come in pairs once and hands out
-// each half, so that side-by-side figures come from the same run.
+// pairedFigures measures figures that come in groups once and hands out
+// each, so that side-by-side figures come from the same run.
 type pairedFigures struct {
-	nn, mcts     [2]float64
+	nn           [nnFigures]float64
+	mcts         [2]float64
 	nnOK, mctsOK bool
 }
 
-// The network figures: the default preset at batch 64, fast path and
-// gorgonia graph measured one after the other in the same run.
+// The network figures, in the order measured.
+const (
+	nnFast      = iota // batch 64, all cores
+	nnFastB16          // batch 16, all cores
+	nnFast1Core        // batch 64, one core
+	nnGorgonia         // the gorgonia graph, batch 64
+	nnFigures
+)
+
+// The network figures: the default preset, the fast path at batch 64 and
+// 16 on all cores and at batch 64 on one, then the gorgonia graph at batch
+// 64, measured one after the other in the same run.
 func (f *pairedFigures) inference(i int) func(context.Context) (float64, error) {
 	return func(ctx context.Context) (float64, error) {
 		if !f.nnOK {
@@ -152,11 +165,21 @@ func (f *pairedFigures) inference(i int) func(context.Context) (float64, error) 
 			if err != nil {
 				return 0, err
 			}
-			fast, graph, err := model.MeasureInference(arch, 64, 3*time.Second)
-			if err != nil {
+			const d = 3 * time.Second
+			for _, m := range []struct {
+				i, batch, workers int
+			}{{nnFast, 64, 0}, {nnFastB16, 16, 0}, {nnFast1Core, 64, 1}} {
+				if f.nn[m.i], err = model.MeasureFast(arch, m.batch, m.workers, d); err != nil {
+					return 0, err
+				}
+				if err := ctx.Err(); err != nil {
+					return 0, err
+				}
+			}
+			if _, f.nn[nnGorgonia], err = model.MeasureInference(arch, 64, d); err != nil {
 				return 0, err
 			}
-			f.nn, f.nnOK = [2]float64{fast, graph}, true
+			f.nnOK = true
 		}
 		return f.nn[i], ctx.Err()
 	}
