@@ -355,7 +355,7 @@ func (f *fastWorker) forwardDirect(planes []float32, s int, policy, wdl []float3
 // dst = relu(dst + bias + conv(src)), for layer l, in lane layout. dst
 // must not alias src.
 func (f *fastWorker) conv3x3(src []float32, l *winoLayer, dst []float32, residual bool) {
-	f.k.winoIn(src, l.cin, f.v)
+	f.k.winoIn(src, l.cin, f.v, winoCols, winoStride(l.cin))
 	f.k.products(l, f.v, f.m)
 	f.k.winoOut(f.m, l.rows, l.cout, l.bias, dst, residual, true)
 }

@@ -14,7 +14,7 @@ type fastKernels struct {
 	name string
 	// winoIn and winoOut are the Winograd transforms (see winoInputGo and
 	// winoOutputGo for the contract).
-	winoIn  func(src []float32, cin int, v []float32)
+	winoIn  func(src []float32, cin int, v []float32, ld, xiStride int)
 	winoOut func(m []float32, rows, cout int, bias, dst []float32, residual, relu bool)
 	// toLanes and fromLanes convert between position-major planes and
 	// the lane layout (see the functions of those names).
@@ -22,6 +22,16 @@ type fastKernels struct {
 	fromLanes func(src []float32, channels, s int, dst []float32, posStride int)
 	// products computes M_ξ = U_ξ·V_ξ for every ξ (see winoLayer).
 	products func(l *winoLayer, v, m []float32)
+	// winoOutAdj and winoInAdj are the transforms' adjoints, for training
+	// (see winoOutAdjointGo and winoInAdjointGo); gemmNT is C = A·Bᵀ
+	// (see gemmNTGo), for the filters' gradient.
+	winoOutAdj func(dy []float32, cout int, dm []float32, ld, xiStride int)
+	winoInAdj  func(dv []float32, cin, xiStride int, dx []float32)
+	gemmNT     func(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int)
+	// reluGrad and channelSums are the ReLU's and the bias's gradients
+	// (see reluGradGo and channelSumsGo).
+	reluGrad    func(dy, y, d []float32)
+	channelSums func(x []float32, batch, channels int, sums []float32)
 	// gemm is the general product, C += A·B, for the 1×1 convolutions and
 	// the value head's fully connected layers; gemmTo is C = A·B (C is
 	// only written).
@@ -64,11 +74,14 @@ func kernelSet(name string) (*fastKernels, error) {
 	}
 	switch name {
 	case kernelsAVX512:
-		return &fastKernels{name: name, winoIn: winoInputAVX2, winoOut: winoOutputAVX2, toLanes: toLanesAVX2, fromLanes: fromLanesAVX2, products: productsAVX512, gemm: gemmAccAVX2, gemmTo: gemmToAVX2}, nil
+		return &fastKernels{name: name, winoIn: winoInputAVX2, winoOut: winoOutputAVX2, toLanes: toLanesAVX2, fromLanes: fromLanesAVX2,
+			winoOutAdj: winoOutAdjointAVX2, winoInAdj: winoInAdjointAVX2, gemmNT: gemmNTAVX512, reluGrad: reluGradAVX2, channelSums: channelSumsAVX2, products: productsAVX512, gemm: gemmAccAVX2, gemmTo: gemmToAVX2}, nil
 	case kernelsAVX2:
-		return &fastKernels{name: name, winoIn: winoInputAVX2, winoOut: winoOutputAVX2, toLanes: toLanesAVX2, fromLanes: fromLanesAVX2, products: productsAVX2, gemm: gemmAccAVX2, gemmTo: gemmToAVX2}, nil
+		return &fastKernels{name: name, winoIn: winoInputAVX2, winoOut: winoOutputAVX2, toLanes: toLanesAVX2, fromLanes: fromLanesAVX2,
+			winoOutAdj: winoOutAdjointAVX2, winoInAdj: winoInAdjointAVX2, gemmNT: gemmNTAVX2, reluGrad: reluGradAVX2, channelSums: channelSumsAVX2, products: productsAVX2, gemm: gemmAccAVX2, gemmTo: gemmToAVX2}, nil
 	default:
-		return &fastKernels{name: name, winoIn: winoInputGo, winoOut: winoOutputGo, toLanes: toLanes, fromLanes: fromLanes, products: productsGo, gemm: gemmAccGonum, gemmTo: gemmToGonum}, nil
+		return &fastKernels{name: name, winoIn: winoInputGo, winoOut: winoOutputGo, toLanes: toLanes, fromLanes: fromLanes,
+			winoOutAdj: winoOutAdjointGo, winoInAdj: winoInAdjointGo, gemmNT: gemmNTGo, reluGrad: reluGradGo, channelSums: channelSumsGo, products: productsGo, gemm: gemmAccGonum, gemmTo: gemmToGonum}, nil
 	}
 }
 

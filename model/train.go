@@ -171,7 +171,11 @@ func (t *Trainer) build() (err error) {
 	B := t.tc.BatchSize
 	// The graph's parameter values share the Weights' arrays: the
 	// optimiser's in-place updates are what the next run reads.
-	net, err := buildNet(t.w.cfg, B, paramValues(t.w, true))
+	arena, err := newConvArena()
+	if err != nil {
+		return err
+	}
+	net, err := buildNet(t.w.cfg, B, paramValues(t.w, true), arena)
 	if err != nil {
 		return err
 	}

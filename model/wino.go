@@ -90,28 +90,12 @@ func newWinoLayer(cin, cout int) *winoLayer {
 }
 
 // setFilters transforms w ([cout][cin][3][3], row-major) and copies bias.
-// The transform is computed in float64 and rounded once.
 func (l *winoLayer) setFilters(w, bias []float32) {
-	cin, cout := l.cin, l.cout
-	// G = [[1, 0, 0], [½, ½, ½], [½, −½, ½], [0, 0, 1]]
-	g := [4][3]float64{{1, 0, 0}, {winoHalf, winoHalf, winoHalf}, {winoHalf, -winoHalf, winoHalf}, {0, 0, 1}}
-	for co := 0; co < cout; co++ {
-		for ci := 0; ci < cin; ci++ {
-			f := w[(co*cin+ci)*9 : (co*cin+ci)*9+9]
-			var t [4][3]float64 // G·f
-			for r := 0; r < 4; r++ {
-				for c := 0; c < 3; c++ {
-					t[r][c] = g[r][0]*float64(f[c]) + g[r][1]*float64(f[3+c]) + g[r][2]*float64(f[6+c])
-				}
-			}
-			for r := 0; r < 4; r++ {
-				for c := 0; c < 4; c++ { // (G·f)·Gᵀ
-					v := float32(t[r][0]*g[c][0] + t[r][1]*g[c][1] + t[r][2]*g[c][2])
-					xi := r*4 + c
-					l.u[(xi*cout+co)*cin+ci] = v
-					blk, row := co/winoRowBlock, co%winoRowBlock
-					l.packed[((xi*l.rows+blk*winoRowBlock)*cin+ci*winoRowBlock)+row] = v
-				}
+	for co := 0; co < l.cout; co++ {
+		for ci := 0; ci < l.cin; ci++ {
+			u := transformFilter(w[(co*l.cin+ci)*9:])
+			for xi, v := range u {
+				l.set(xi, co, ci, v)
 			}
 		}
 	}
@@ -119,18 +103,63 @@ func (l *winoLayer) setFilters(w, bias []float32) {
 	copy(l.bias, bias)
 }
 
+// setFiltersTransposed makes l (a layer from l.cout to l.cin channels'
+// worth of filters, i.e. built as newWinoLayer(cout, cin) for filters w
+// [cout][cin][3][3]) hold the transposed transformed filters U_ξᵀ, which
+// map a convolution's output gradient back to its input. No bias.
+func (l *winoLayer) setFiltersTransposed(w []float32) {
+	cout, cin := l.cin, l.cout // of w
+	for co := 0; co < cout; co++ {
+		for ci := 0; ci < cin; ci++ {
+			u := transformFilter(w[(co*cin+ci)*9:])
+			for xi, v := range u {
+				l.set(xi, ci, co, v)
+			}
+		}
+	}
+}
+
+// set stores U_ξ[row][col] in both layouts.
+func (l *winoLayer) set(xi, row, col int, v float32) {
+	l.u[(xi*l.cout+row)*l.cin+col] = v
+	blk, r := row/winoRowBlock, row%winoRowBlock
+	l.packed[(xi*l.rows+blk*winoRowBlock)*l.cin+col*winoRowBlock+r] = v
+}
+
+// transformFilter returns U = G f Gᵀ of a 3×3 filter f (its first 9
+// floats, row-major), point ξ = 4·row + column, computed in float64 and
+// rounded once.
+func transformFilter(f []float32) [winoPoints]float32 {
+	// G = [[1, 0, 0], [½, ½, ½], [½, −½, ½], [0, 0, 1]]
+	g := [4][3]float64{{1, 0, 0}, {winoHalf, winoHalf, winoHalf}, {winoHalf, -winoHalf, winoHalf}, {0, 0, 1}}
+	var t [4][3]float64 // G·f
+	for r := 0; r < 4; r++ {
+		for c := 0; c < 3; c++ {
+			t[r][c] = g[r][0]*float64(f[c]) + g[r][1]*float64(f[3+c]) + g[r][2]*float64(f[6+c])
+		}
+	}
+	var u [winoPoints]float32
+	for r := 0; r < 4; r++ {
+		for c := 0; c < 4; c++ { // (G·f)·Gᵀ
+			u[r*4+c] = float32(t[r][0]*g[c][0] + t[r][1]*g[c][1] + t[r][2]*g[c][2])
+		}
+	}
+	return u
+}
+
 // winoInputGo writes the transformed input V = Bᵀ d B of every tile of
-// channels [0, cin) of src (lane layout) to v (V[ξ][channel][tile][lane],
-// cin channels per ξ). Bᵀ = [[1, 0, −1, 0], [0, 1, 1, 0], [0, −1, 1, 0],
-// [0, 1, 0, −1]]. The portable kernel, and the reference for the
-// assembly ones.
-func winoInputGo(src []float32, cin int, v []float32) {
-	xiStride := winoStride(cin)
+// channels [0, cin) of src (lane layout) to v: point ξ of channel c's tile
+// t, lane p, at v[ξ·xiStride + c·ld + t·lanes + p] (the fast path's
+// layout has ld = winoCols, xiStride = winoStride(cin); training puts
+// several groups side by side in wider rows). Bᵀ = [[1, 0, −1, 0],
+// [0, 1, 1, 0], [0, −1, 1, 0], [0, 1, 0, −1]]. The portable kernel, and
+// the reference for the assembly ones.
+func winoInputGo(src []float32, cin int, v []float32, ld, xiStride int) {
 	for ci := 0; ci < cin; ci++ {
 		a := src[ci*laneChannel : (ci+1)*laneChannel]
 		for t := 0; t < winoTiles; t++ {
 			base := (t/4)*laneTileRow + (t%4)*laneTileCol
-			dst := ci*winoCols + t*lanes
+			dst := ci*ld + t*lanes
 			for p := 0; p < lanes; p++ {
 				var d, bd [4][4]float32
 				for i := 0; i < 4; i++ {
@@ -194,6 +223,114 @@ func winoOutputGo(m []float32, rows, cout int, bias, dst []float32, residual, re
 					out[q], out[q+lanes] = y0, y1
 				}
 			}
+		}
+	}
+}
+
+// winoOutAdjointGo is the adjoint (transpose) of the output transform,
+// for back-propagation: from the gradient dY of channels [0, cout) of a
+// convolution's output (lane layout, interior) it writes every tile's
+// dM = A dY Aᵀ to dm, point ξ of channel c's tile t, lane p, at
+// dm[ξ·xiStride + c·ld + t·lanes + p].
+func winoOutAdjointGo(dy []float32, cout int, dm []float32, ld, xiStride int) {
+	for co := 0; co < cout; co++ {
+		g := dy[co*laneChannel : (co+1)*laneChannel]
+		for t := 0; t < winoTiles; t++ {
+			q0 := (t/4)*laneTileRow + (t%4)*laneTileCol + padLaneFirst
+			dst := co*ld + t*lanes
+			for p := 0; p < lanes; p++ {
+				q := q0 + p
+				var u [4][2]float32 // A·dY
+				for b := 0; b < 2; b++ {
+					y0, y1 := g[q+b*lanes], g[q+laneRow+b*lanes]
+					u[0][b], u[1][b], u[2][b], u[3][b] = y0, y0+y1, y0-y1, -y1
+				}
+				for i := 0; i < 4; i++ { // (A·dY)·Aᵀ
+					o := dst + 4*i*xiStride + p
+					dm[o] = u[i][0]
+					dm[o+xiStride] = u[i][0] + u[i][1]
+					dm[o+2*xiStride] = u[i][0] - u[i][1]
+					dm[o+3*xiStride] = -u[i][1]
+				}
+			}
+		}
+	}
+}
+
+// winoInAdjointGo is the adjoint of the input transform: from the
+// gradient dV of every tile's transformed input (point ξ of channel c's
+// tile t, lane p, at dv[ξ·xiStride + c·winoCols + t·lanes + p]) it writes
+// the gradient of channels [0, cin) of the convolution's input to dx (lane
+// layout): the sum over the tiles whose patch covers a square of
+// B dV Bᵀ. The border squares receive the padding's gradient, which
+// callers ignore.
+func winoInAdjointGo(dv []float32, cin, xiStride int, dx []float32) {
+	clear(dx[:cin*laneChannel])
+	for ci := 0; ci < cin; ci++ {
+		g := dx[ci*laneChannel : (ci+1)*laneChannel]
+		for t := 0; t < winoTiles; t++ {
+			base := (t/4)*laneTileRow + (t%4)*laneTileCol
+			src := ci*winoCols + t*lanes
+			for p := 0; p < lanes; p++ {
+				var w [4][4]float32 // B·dV
+				for j := 0; j < 4; j++ {
+					v0 := dv[src+j*xiStride+p]
+					v1 := dv[src+(4+j)*xiStride+p]
+					v2 := dv[src+(8+j)*xiStride+p]
+					v3 := dv[src+(12+j)*xiStride+p]
+					w[0][j], w[1][j], w[2][j], w[3][j] = v0, v1-v2+v3, v1+v2-v0, -v3
+				}
+				for a := 0; a < 4; a++ { // (B·dV)·Bᵀ, added onto the patch
+					r := w[a]
+					q := base + a*laneRow + p
+					g[q] += r[0]
+					g[q+lanes] += r[1] - r[2] + r[3]
+					g[q+2*lanes] += r[1] + r[2] - r[0]
+					g[q+3*lanes] -= r[3]
+				}
+			}
+		}
+	}
+}
+
+// filterGradient turns the gradient dU of the transformed filters
+// (16 row-major [cout][cin] matrices, as winoLayer.u) into the gradient of
+// the 3×3 filters, dw [cout][cin][3][3]: the adjoint Gᵀ dU G of the
+// filter transform, in float64.
+func filterGradient(du []float64, cin, cout int, dw []float32) {
+	g := [4][3]float64{{1, 0, 0}, {winoHalf, winoHalf, winoHalf}, {winoHalf, -winoHalf, winoHalf}, {0, 0, 1}}
+	for co := 0; co < cout; co++ {
+		for ci := 0; ci < cin; ci++ {
+			var t [3][4]float64 // Gᵀ·dU
+			for a := 0; a < 3; a++ {
+				for j := 0; j < 4; j++ {
+					for i := 0; i < 4; i++ {
+						t[a][j] += g[i][a] * du[((i*4+j)*cout+co)*cin+ci]
+					}
+				}
+			}
+			f := dw[(co*cin+ci)*9 : (co*cin+ci)*9+9]
+			for a := 0; a < 3; a++ {
+				for b := 0; b < 3; b++ {
+					f[a*3+b] = float32(t[a][0]*g[0][b] + t[a][1]*g[1][b] + t[a][2]*g[2][b] + t[a][3]*g[3][b])
+				}
+			}
+		}
+	}
+}
+
+// gemmNTGo computes C = A·Bᵀ for row-major A (m×k) and B (n×k): every
+// element a dot product of two rows. The portable kernel.
+func gemmNTGo(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+	for i := 0; i < m; i++ {
+		ar := a[i*lda : i*lda+k]
+		for j := 0; j < n; j++ {
+			br := b[j*ldb : j*ldb+k]
+			var s float32
+			for l, v := range ar {
+				s += v * br[l]
+			}
+			c[i*ldc+j] = s
 		}
 	}
 }

@@ -6,7 +6,9 @@ package model
 // never selected (see availableKernels) but keep the kernel table uniform.
 const haveAVX512 = false
 
-func winoInputAVX2(src []float32, cin int, v []float32) { winoInputGo(src, cin, v) }
+func winoInputAVX2(src []float32, cin int, v []float32, ld, xiStride int) {
+	winoInputGo(src, cin, v, ld, xiStride)
+}
 
 func winoOutputAVX2(m []float32, rows, cout int, bias, dst []float32, residual, relu bool) {
 	winoOutputGo(m, rows, cout, bias, dst, residual, relu)
@@ -18,4 +20,26 @@ func toLanesAVX2(src []float32, channels, s int, dst []float32) { toLanes(src, c
 
 func fromLanesAVX2(src []float32, channels, s int, dst []float32, posStride int) {
 	fromLanes(src, channels, s, dst, posStride)
+}
+
+func gemmNTAVX512(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+	gemmNTGo(m, n, k, a, lda, b, ldb, c, ldc)
+}
+
+func gemmNTAVX2(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+	gemmNTGo(m, n, k, a, lda, b, ldb, c, ldc)
+}
+
+func winoOutAdjointAVX2(dy []float32, cout int, dm []float32, ld, xiStride int) {
+	winoOutAdjointGo(dy, cout, dm, ld, xiStride)
+}
+
+func winoInAdjointAVX2(dv []float32, cin, xiStride int, dx []float32) {
+	winoInAdjointGo(dv, cin, xiStride, dx)
+}
+
+func reluGradAVX2(dy, y, d []float32) { reluGradGo(dy, y, d) }
+
+func channelSumsAVX2(x []float32, batch, channels int, sums []float32) {
+	channelSumsGo(x, batch, channels, sums)
 }

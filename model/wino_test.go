@@ -85,7 +85,7 @@ func TestWinogradConvolution(t *testing.T) {
 					old := append([]float32(nil), dst...)
 					v := make([]float32, winoPoints*winoStride(cin)+7)
 					m := make([]float32, winoPoints*winoStride(l.rows)+7)
-					k.winoIn(in, cin, v)
+					k.winoIn(in, cin, v, winoCols, winoStride(cin))
 					k.products(l, v, m)
 					k.winoOut(m, l.rows, cout, l.bias, dst, mode.residual, mode.relu)
 					for i, got := range dst {
@@ -132,8 +132,8 @@ func TestWinogradTransformsExact(t *testing.T) {
 			in := randomLanes(rng, ch)
 			n := winoPoints * winoStride(ch)
 			v1, v2 := make([]float32, n), make([]float32, n)
-			ref.winoIn(in, ch, v1)
-			k.winoIn(in, ch, v2)
+			ref.winoIn(in, ch, v1, winoCols, winoStride(ch))
+			k.winoIn(in, ch, v2, winoCols, winoStride(ch))
 			for i := range v1 {
 				if v1[i] != v2[i] {
 					t.Fatalf("%s: input transform of %d channels differs at %d: %v, want %v", name, ch, i, v2[i], v1[i])
@@ -147,6 +147,24 @@ func TestWinogradTransformsExact(t *testing.T) {
 			bias := make([]float32, ch)
 			for i := range bias {
 				bias[i] = rng.Float32() - 0.5
+			}
+			// The adjoints: output gradient → dM, and dV → input gradient.
+			gl := randomLanes(rng, ch)
+			a1, a2 := make([]float32, len(m)), make([]float32, len(m))
+			ref.winoOutAdj(gl, ch, a1, winoCols, winoStride(rows))
+			k.winoOutAdj(gl, ch, a2, winoCols, winoStride(rows))
+			for i := range a1 {
+				if math.Float32bits(a1[i]) != math.Float32bits(a2[i]) {
+					t.Fatalf("%s: output adjoint of %d channels differs at %d: %v, want %v", name, ch, i, a2[i], a1[i])
+				}
+			}
+			x1, x2 := make([]float32, ch*laneChannel), randomLanes(rng, ch) // stale values must not matter
+			ref.winoInAdj(m, ch, winoStride(rows), x1)
+			k.winoInAdj(m, ch, winoStride(rows), x2)
+			for i := range x1 {
+				if math.Float32bits(x1[i]) != math.Float32bits(x2[i]) {
+					t.Fatalf("%s: input adjoint of %d channels differs at %d: %v, want %v", name, ch, i, x2[i], x1[i])
+				}
 			}
 			for _, flags := range [][2]bool{{false, false}, {true, true}, {true, false}, {false, true}} {
 				d1, d2 := randomLanes(rng, ch), make([]float32, ch*laneChannel)
@@ -223,6 +241,168 @@ func TestLaneLayout(t *testing.T) {
 							t.Fatalf("%s ch=%d s=%d: position %d float %d: %v, want %v", name, ch, s, p, i, got, want)
 						}
 					}
+				}
+			}
+		}
+	}
+}
+
+// Every kernel set's C = A·Bᵀ matches a float64 product, for the block
+// kernels' sizes and for sizes they leave to the portable loop, with
+// padded strides; it writes nothing outside C.
+func TestGemmNT(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 19))
+	for _, name := range availableKernels() {
+		k, err := kernelSet(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sz := range [][3]int{{4, 4, 16}, {4, 4, 8}, {8, 12, 128}, {32, 40, 1024}, {5, 7, 33}, {4, 8, 24}, {1, 1, 1}} {
+			m, n, kk := sz[0], sz[1], sz[2]
+			lda, ldb, ldc := kk+3, kk+5, n+2
+			a, b := make([]float32, m*lda), make([]float32, n*ldb)
+			for i := range a {
+				a[i] = rng.Float32()*2 - 1
+			}
+			for i := range b {
+				b[i] = rng.Float32()*2 - 1
+			}
+			c := make([]float32, m*ldc)
+			for i := range c {
+				c[i] = float32(math.NaN())
+			}
+			k.gemmNT(m, n, kk, a, lda, b, ldb, c, ldc)
+			for i := 0; i < m; i++ {
+				for j := 0; j < ldc; j++ {
+					got := c[i*ldc+j]
+					if j >= n {
+						if !math.IsNaN(float64(got)) {
+							t.Fatalf("%s %v: wrote C[%d][%d] outside C", name, sz, i, j)
+						}
+						continue
+					}
+					var want float64
+					for l := 0; l < kk; l++ {
+						want += float64(a[i*lda+l]) * float64(b[j*ldb+l])
+					}
+					if d := math.Abs(float64(got) - want); d > 1e-5*math.Sqrt(float64(kk))+1e-6 {
+						t.Fatalf("%s %v: C[%d][%d] = %v, want %v", name, sz, i, j, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// The adjoint transforms are the transposes of the transforms:
+// ⟨T x, y⟩ = ⟨x, Tᵀ y⟩ for the input transform (on the interior of x: the
+// border is the convolution's padding) and the output transform (no bias,
+// residual or ReLU), for every kernel set.
+func TestWinogradAdjoints(t *testing.T) {
+	rng := rand.New(rand.NewPCG(20, 20))
+	dot := func(a, b []float32) float64 {
+		var s float64
+		for i := range a {
+			s += float64(a[i]) * float64(b[i])
+		}
+		return s
+	}
+	interior := func(a []float32) []float32 { // a copy with the border zeroed
+		b := make([]float32, len(a))
+		for i := range a {
+			if sq := i % laneChannel / lanes; sq/padSide >= 1 && sq/padSide <= 8 && sq%padSide >= 1 && sq%padSide <= 8 {
+				b[i] = a[i]
+			}
+		}
+		return b
+	}
+	for _, name := range availableKernels() {
+		k, err := kernelSet(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ch := range []int{1, 5, 32} {
+			xi := winoStride(ch)
+			// Input transform: V = T x, ⟨V, dV⟩ = ⟨x, Tᵀ dV⟩.
+			x := randomLanes(rng, ch)
+			v := make([]float32, winoPoints*xi)
+			k.winoIn(x, ch, v, winoCols, xi)
+			dv := make([]float32, len(v))
+			for i := range dv {
+				dv[i] = rng.Float32()*2 - 1
+			}
+			dx := make([]float32, ch*laneChannel)
+			k.winoInAdj(dv, ch, xi, dx)
+			if l, r := dot(v, dv), dot(x, interior(dx)); math.Abs(l-r) > 1e-4*(math.Abs(l)+1) {
+				t.Errorf("%s, %d channels: input transform ⟨Tx, y⟩ = %v but ⟨x, Tᵀy⟩ = %v", name, ch, l, r)
+			}
+			// Output transform: Y = T M, ⟨Y, dY⟩ = ⟨M, Tᵀ dY⟩.
+			m := make([]float32, winoPoints*xi)
+			for i := range m {
+				m[i] = rng.Float32()*2 - 1
+			}
+			y := make([]float32, ch*laneChannel)
+			k.winoOut(m, ch, ch, make([]float32, ch), y, false, false)
+			dy := interior(randomLanes(rng, ch))
+			dm := make([]float32, len(m))
+			k.winoOutAdj(dy, ch, dm, winoCols, xi)
+			if l, r := dot(y, dy), dot(m, dm); math.Abs(l-r) > 1e-4*(math.Abs(l)+1) {
+				t.Errorf("%s, %d channels: output transform ⟨TM, y⟩ = %v but ⟨M, Tᵀy⟩ = %v", name, ch, l, r)
+			}
+		}
+	}
+}
+
+// The ReLU and bias gradient kernels of every set compute exactly what the
+// portable ones compute, including lengths that are not whole vectors.
+func TestGradientKernelsExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 23))
+	ref, err := kernelSet(kernelsPortable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range availableKernels() {
+		k, err := kernelSet(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{1, 7, 8, 64, 1000, 4099} {
+			dy, y := make([]float32, n), make([]float32, n)
+			for i := range dy {
+				dy[i], y[i] = rng.Float32()*2-1, rng.Float32()*2-1
+			}
+			y[0] = 0 // the kink: no gradient
+			d1, d2 := make([]float32, n), make([]float32, n)
+			ref.reluGrad(dy, y, d1)
+			k.reluGrad(dy, y, d2)
+			for i := range d1 {
+				want := dy[i]
+				if y[i] <= 0 {
+					want = 0
+				}
+				if d1[i] != want || math.Float32bits(d2[i]) != math.Float32bits(d1[i]) {
+					t.Fatalf("%s n=%d: relu gradient [%d] = %v (portable %v), want %v", name, n, i, d2[i], d1[i], want)
+				}
+			}
+		}
+		for _, sz := range [][2]int{{1, 1}, {3, 5}, {130, 32}} {
+			batch, ch := sz[0], sz[1]
+			x := make([]float32, batch*ch*planeSquares)
+			for i := range x {
+				x[i] = rng.Float32()*2 - 1
+			}
+			s1, s2 := make([]float32, ch), make([]float32, ch)
+			ref.channelSums(x, batch, ch, s1)
+			k.channelSums(x, batch, ch, s2)
+			for c := 0; c < ch; c++ {
+				var want float64
+				for b := 0; b < batch; b++ {
+					for q := 0; q < planeSquares; q++ {
+						want += float64(x[(b*ch+c)*planeSquares+q])
+					}
+				}
+				if math.Float32bits(s1[c]) != math.Float32bits(s2[c]) || math.Abs(float64(s1[c])-want) > 1e-5*float64(batch*planeSquares) {
+					t.Fatalf("%s %v: channel %d sums to %v (portable %v), want %v", name, sz, c, s2[c], s1[c], want)
 				}
 			}
 		}
