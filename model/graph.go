@@ -117,12 +117,25 @@ func buildNet(cfg Config, batch int, vals []*tensor.Dense, arena *convArena) (ng
 	// The policy head's output planes are the move-type planes: reshaping
 	// [batch, planes, 8, 8] to [batch, planes·64] lays the logits out
 	// plane-major, index plane·64 + from-square, as env's policy map does.
+	// conv1 is the heads' 1×1 convolution with bias, flattened to
+	// [batch, cout·64], through a ReLU if relu.
+	conv1 := func(x *G.Node, name string, relu bool) *G.Node {
+		if arena == nil {
+			y := conv(x, name, 1)
+			if relu {
+				y = must(G.Rectify(y))
+			}
+			ys := y.Shape()
+			return must(G.Reshape(y, tensor.Shape{ys[0], ys[1] * ys[2] * ys[3]}))
+		}
+		w, b := byName[name+".w"], byName[name+".b"]
+		ws := w.Shape()
+		return must(G.ApplyOp(conv1x1Op{cin: ws[1], cout: ws[0], relu: relu, out: newOutBuf(), arena: arena}, x, w, b))
+	}
 	p := reluConv3(x, "policy.conv", nil, true)
-	p = conv(p, "policy.logits", 1)
-	ng.policy = must(G.Reshape(p, tensor.Shape{batch, env.PolicySize}))
+	ng.policy = conv1(p, "policy.logits", false)
 
-	v := relu(conv(x, "value.conv", 1))
-	v = must(G.Reshape(v, tensor.Shape{batch, cfg.ValueChannels * env.PlaneSize}))
+	v := conv1(x, "value.conv", true)
 	v = relu(fc(v, "value.fc1"))
 	ng.value = fc(v, "value.fc2")
 	return ng, nil

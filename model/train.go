@@ -369,6 +369,9 @@ func (t *Trainer) run() (err error) {
 func targetEntropy(target, mask []float32, batch int) (float64, error) {
 	var h float64
 	for i, m := range mask {
+		if m == 0 && target[i] == 0 {
+			continue // nearly every entry: an illegal move with no target
+		}
 		p := float64(target[i])
 		switch {
 		case m != 0 && m != 1:

@@ -267,7 +267,8 @@ func denseF32s(in []G.Value, n int, op fmt.Stringer) ([]*tensor.Dense, error) {
 }
 
 // reluGradOp is the ReLU's gradient: inputs the gradient of the ReLU's
-// output dy and that output y (same shapes); output dy where y > 0, else 0.
+// output dy and that output y (tensors of one shape); output dy where
+// y > 0, else 0.
 type reluGradOp struct {
 	out   outBuf
 	arena *convArena
@@ -275,8 +276,8 @@ type reluGradOp struct {
 
 func (op reluGradOp) Arity() int { return 2 }
 func (op reluGradOp) Type() hm.Type {
-	t := G.TensorType{Dims: 4, Of: hm.TypeVariable('a')}
-	return hm.NewFnType(t, t, t)
+	a := hm.TypeVariable('a')
+	return hm.NewFnType(a, a, a)
 }
 func (op reluGradOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 	if len(in) != 2 {
@@ -518,45 +519,54 @@ func (op winoConvFilterGradOp) Do(in ...G.Value) (G.Value, error) {
 	return out, nil
 }
 
-// biasGradOp sums the gradient dPre [batch, c, 8, 8] over the batch and
-// the squares: the bias's gradient [c].
+// biasGradOp sums the gradient dPre over the batch and the squares: the
+// bias's gradient [c]. dPre is [batch, c, 8, 8], or, if channels is c,
+// [batch, c·64] (the same layout, flattened).
 type biasGradOp struct {
-	out   outBuf
-	arena *convArena
+	out      outBuf
+	arena    *convArena
+	channels int
 }
 
 func (op biasGradOp) Arity() int { return 1 }
 func (op biasGradOp) Type() hm.Type {
 	a := hm.TypeVariable('a')
-	return hm.NewFnType(G.TensorType{Dims: 4, Of: a}, G.TensorType{Dims: 1, Of: a})
+	dims := 4
+	if op.channels > 0 {
+		dims = 2
+	}
+	return hm.NewFnType(G.TensorType{Dims: dims, Of: a}, G.TensorType{Dims: 1, Of: a})
 }
 func (op biasGradOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 	s, ok := oneShape(in)
-	if !ok || s.Dims() != 4 {
-		return nil, fmt.Errorf("%v: want one 4-d input shape, got %v", op, in)
+	if !ok {
+		return nil, fmt.Errorf("%v: want one input shape, got %v", op, in)
 	}
-	return tensor.Shape{s[1]}, nil
+	switch {
+	case op.channels == 0 && s.Dims() == 4 && s[2] == 8 && s[3] == 8:
+		return tensor.Shape{s[1]}, nil
+	case op.channels > 0 && s.Dims() == 2 && s[1] == op.channels*planeSquares:
+		return tensor.Shape{op.channels}, nil
+	}
+	return nil, fmt.Errorf("%v: input shape %v does not fit", op, s)
 }
 func (op biasGradOp) ReturnsPtr() bool      { return false }
 func (op biasGradOp) CallsExtern() bool     { return false }
 func (op biasGradOp) OverwritesInput() int  { return -1 }
 func (op biasGradOp) WriteHash(h hash.Hash) { fmt.Fprint(h, "alicezero.", op.String()) }
 func (op biasGradOp) Hashcode() uint32      { return hashOf(op) }
-func (op biasGradOp) String() string        { return "biasGrad" }
+func (op biasGradOp) String() string        { return fmt.Sprintf("biasGrad<%d>", op.channels) }
 
 func (op biasGradOp) Do(in ...G.Value) (G.Value, error) {
 	x, err := denseF32(in, op)
 	if err != nil {
 		return nil, err
 	}
-	s := x.Shape()
-	if s.Dims() != 4 {
-		return nil, fmt.Errorf("%v: want a 4-d input, got %v", op, s)
+	oshape, err := op.InferShape(x.Shape())
+	if err != nil {
+		return nil, err
 	}
-	out := op.out.tensor(tensor.Shape{s[1]})
-	if s[2]*s[3] != planeSquares {
-		return nil, fmt.Errorf("%v: want 8×8 planes, got %v", op, s)
-	}
-	op.arena.k.channelSums(x.Float32s(), s[0], s[1], out.Float32s())
+	out := op.out.tensor(oshape)
+	op.arena.k.channelSums(x.Float32s(), x.Shape()[0], oshape[0], out.Float32s())
 	return out, nil
 }

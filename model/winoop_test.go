@@ -21,34 +21,16 @@ func (c winoCase) String() string {
 	return fmt.Sprintf("b%d_%dx%d_relu=%v_res=%v_dx=%v", c.batch, c.cin, c.cout, c.relu, c.residual, c.inputGrd)
 }
 
-// winoOpRun builds cost = Σ r ⊙ winoConv(x, w, b [, res]) in a fresh graph
-// and returns y and the gradients of x (nil unless inputGrd), w, b and res
-// (nil unless residual), after two runs of one machine (the second reuses
-// the buffers).
-func winoOpRun(t *testing.T, c winoCase, x, w, b, res, r []float32) (y, dx, dw, db, dres []float32) {
+// gradRun adds cost = Σ r ⊙ y to y's graph, runs one machine twice (the
+// second run reuses its buffers) and returns y's values and the gradients
+// of wrt, in order.
+func gradRun(t *testing.T, y *G.Node, r []float32, wrt ...*G.Node) (yv []float32, grads [][]float32) {
 	t.Helper()
-	arena, err := newConvArena()
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := G.NewGraph()
-	node := func(name string, data []float32, shape ...int) *G.Node {
-		return G.NewTensor(g, tensor.Float32, len(shape), G.WithShape(shape...), G.WithName(name),
-			G.WithValue(tensor.New(tensor.WithShape(shape...), tensor.WithBacking(append([]float32(nil), data...)))))
-	}
-	xn := node("x", x, c.batch, c.cin, 8, 8)
-	wn := node("w", w, c.cout, c.cin, 3, 3)
-	bn := G.NewVector(g, tensor.Float32, G.WithShape(c.cout), G.WithName("b"),
-		G.WithValue(tensor.New(tensor.WithShape(c.cout), tensor.WithBacking(append([]float32(nil), b...)))))
-	ins := G.Nodes{xn, wn, bn}
-	if c.residual {
-		ins = append(ins, node("res", res, c.batch, c.cout, 8, 8))
-	}
-	yn, err := G.ApplyOp(newWinoConvOp(c.cin, c.cout, c.relu, c.residual, c.inputGrd, arena), ins...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prod, err := G.HadamardProd(yn, node("r", r, c.batch, c.cout, 8, 8))
+	g := y.Graph()
+	shape := y.Shape()
+	rn := G.NewTensor(g, tensor.Float32, shape.Dims(), G.WithShape(shape...), G.WithName("r"),
+		G.WithValue(tensor.New(tensor.WithShape(shape...), tensor.WithBacking(append([]float32(nil), r...)))))
+	prod, err := G.HadamardProd(y, rn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,21 +38,14 @@ func winoOpRun(t *testing.T, c winoCase, x, w, b, res, r []float32) (y, dx, dw, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	wrt := G.Nodes{wn, bn}
-	if c.inputGrd {
-		wrt = append(wrt, xn)
-	}
-	if c.residual {
-		wrt = append(wrt, ins[3])
-	}
-	grads, err := G.Grad(cost, wrt...)
+	gn, err := G.Grad(cost, wrt...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	vals := make([]G.Value, len(grads)+1)
-	G.Read(yn, &vals[0])
-	for i, gn := range grads {
-		G.Read(gn, &vals[i+1])
+	vals := make([]G.Value, len(gn)+1)
+	G.Read(y, &vals[0])
+	for i, n := range gn {
+		G.Read(n, &vals[i+1])
 	}
 	vm := G.NewTapeMachine(g)
 	defer vm.Close()
@@ -87,14 +62,96 @@ func winoOpRun(t *testing.T, c winoCase, x, w, b, res, r []float32) (y, dx, dw, 
 		}
 		return append([]float32(nil), d.Float32s()...)
 	}
-	y, dw, db = get(vals[0]), get(vals[1]), get(vals[2])
-	i := 3
+	for _, v := range vals[1:] {
+		grads = append(grads, get(v))
+	}
+	return get(vals[0]), grads
+}
+
+// tensorNode returns a float32 node of the given shape over a copy of data.
+func tensorNode(g *G.ExprGraph, name string, data []float32, shape ...int) *G.Node {
+	return G.NewTensor(g, tensor.Float32, len(shape), G.WithShape(shape...), G.WithName(name),
+		G.WithValue(tensor.New(tensor.WithShape(shape...), tensor.WithBacking(append([]float32(nil), data...)))))
+}
+
+// checkGradient compares grad with central differences of cost (a float64
+// function of param) at the largest gradient's entry and a few random
+// ones.
+func checkGradient(t *testing.T, rng *rand.Rand, name string, param []float64, grad []float32, cost func() float64) {
+	t.Helper()
+	if len(grad) != len(param) {
+		t.Fatalf("%s: gradient has %d entries for %d", name, len(grad), len(param))
+	}
+	top := 0
+	for j := range grad {
+		if math.Abs(float64(grad[j])) > math.Abs(float64(grad[top])) {
+			top = j
+		}
+	}
+	for k := 0; k < 6; k++ {
+		j := top
+		if k > 0 {
+			j = rng.IntN(len(param))
+		}
+		const eps = 1e-6
+		orig := param[j]
+		param[j] = orig + eps
+		up := cost()
+		param[j] = orig - eps
+		down := cost()
+		param[j] = orig
+		num := (up - down) / (2 * eps)
+		if d := math.Abs(num - float64(grad[j])); d > 1e-4*(1+math.Abs(num)) {
+			t.Errorf("%s[%d]: gradient %v, central difference %v", name, j, grad[j], num)
+		}
+	}
+}
+
+func randomNormal(rng *rand.Rand, n int, scale float64) []float32 {
+	s := make([]float32, n)
+	for i := range s {
+		s[i] = float32(rng.NormFloat64() * scale)
+	}
+	return s
+}
+
+// winoOpRun builds winoConv(x, w, b [, res]) and returns y and the
+// gradients of x (nil unless inputGrd), w, b and res (nil unless
+// residual) of Σ r ⊙ y.
+func winoOpRun(t *testing.T, c winoCase, x, w, b, res, r []float32) (y, dx, dw, db, dres []float32) {
+	t.Helper()
+	arena, err := newConvArena()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := G.NewGraph()
+	xn := tensorNode(g, "x", x, c.batch, c.cin, 8, 8)
+	wn := tensorNode(g, "w", w, c.cout, c.cin, 3, 3)
+	bn := tensorNode(g, "b", b, c.cout)
+	ins := G.Nodes{xn, wn, bn}
+	if c.residual {
+		ins = append(ins, tensorNode(g, "res", res, c.batch, c.cout, 8, 8))
+	}
+	yn, err := G.ApplyOp(newWinoConvOp(c.cin, c.cout, c.relu, c.residual, c.inputGrd, arena), ins...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrt := G.Nodes{wn, bn}
 	if c.inputGrd {
-		dx = get(vals[i])
+		wrt = append(wrt, xn)
+	}
+	if c.residual {
+		wrt = append(wrt, ins[3])
+	}
+	y, grads := gradRun(t, yn, r, wrt...)
+	dw, db = grads[0], grads[1]
+	i := 2
+	if c.inputGrd {
+		dx = grads[i]
 		i++
 	}
 	if c.residual {
-		dres = get(vals[i])
+		dres = grads[i]
 	}
 	return y, dx, dw, db, dres
 }
@@ -156,18 +213,11 @@ func TestWinoConvOpGradients(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.String(), func(t *testing.T) {
-			rnd := func(n int, scale float64) []float32 {
-				s := make([]float32, n)
-				for i := range s {
-					s[i] = float32(rng.NormFloat64() * scale)
-				}
-				return s
-			}
-			x := rnd(c.batch*c.cin*64, 1)
-			w := rnd(c.cout*c.cin*9, 1/math.Sqrt(float64(c.cin*9)))
-			b := rnd(c.cout, 0.3)
-			res := rnd(c.batch*c.cout*64, 1)
-			r := rnd(c.batch*c.cout*64, 1)
+			x := randomNormal(rng, c.batch*c.cin*64, 1)
+			w := randomNormal(rng, c.cout*c.cin*9, 1/math.Sqrt(float64(c.cin*9)))
+			b := randomNormal(rng, c.cout, 0.3)
+			res := randomNormal(rng, c.batch*c.cout*64, 1)
+			r := randomNormal(rng, c.batch*c.cout*64, 1)
 			y, dx, dw, db, dres := winoOpRun(t, c, x, w, b, res, r)
 			x64, w64, b64, res64, r64 := to64(x), to64(w), to64(b), to64(res), to64(r)
 			_, want := refWinoCost(c, x64, w64, b64, res64, r64)
@@ -176,38 +226,12 @@ func TestWinoConvOpGradients(t *testing.T) {
 					t.Fatalf("y[%d] = %v, want %v", i, y[i], want[i])
 				}
 			}
-			// Central differences of the float64 cost, at a few entries of
-			// every input (the largest gradient and random ones).
+			cost := func() float64 { v, _ := refWinoCost(c, x64, w64, b64, res64, r64); return v }
 			check := func(name string, param []float64, grad []float32) {
 				if grad == nil {
 					t.Fatalf("no gradient for %s", name)
 				}
-				if len(grad) != len(param) {
-					t.Fatalf("%s: gradient has %d entries for %d", name, len(grad), len(param))
-				}
-				top := 0
-				for j := range grad {
-					if math.Abs(float64(grad[j])) > math.Abs(float64(grad[top])) {
-						top = j
-					}
-				}
-				for k := 0; k < 6; k++ {
-					j := top
-					if k > 0 {
-						j = rng.IntN(len(param))
-					}
-					const eps = 1e-6
-					orig := param[j]
-					param[j] = orig + eps
-					up, _ := refWinoCost(c, x64, w64, b64, res64, r64)
-					param[j] = orig - eps
-					down, _ := refWinoCost(c, x64, w64, b64, res64, r64)
-					param[j] = orig
-					num := (up - down) / (2 * eps)
-					if d := math.Abs(num - float64(grad[j])); d > 1e-4*(1+math.Abs(num)) {
-						t.Errorf("%s[%d]: gradient %v, central difference %v", name, j, grad[j], num)
-					}
-				}
+				checkGradient(t, rng, name, param, grad, cost)
 			}
 			check("w", w64, dw)
 			check("b", b64, db)
@@ -228,13 +252,7 @@ func TestWinoConvOpGradients(t *testing.T) {
 func TestWinoConvOpDeterministic(t *testing.T) {
 	rng := rand.New(rand.NewPCG(22, 22))
 	c := winoCase{batch: 150, cin: 6, cout: 8, relu: true, residual: true, inputGrd: true}
-	rnd := func(n int) []float32 {
-		s := make([]float32, n)
-		for i := range s {
-			s[i] = float32(rng.NormFloat64())
-		}
-		return s
-	}
+	rnd := func(n int) []float32 { return randomNormal(rng, n, 1) }
 	x, w, b, res, r := rnd(c.batch*c.cin*64), rnd(c.cout*c.cin*9), rnd(c.cout), rnd(c.batch*c.cout*64), rnd(c.batch*c.cout*64)
 	var ref [][]float32
 	for _, procs := range []int{1, 2, 3} {
@@ -253,5 +271,67 @@ func TestWinoConvOpDeterministic(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestConv1x1OpGradients checks conv1x1Op's values against a float64 1×1
+// convolution and its gradients (input, filters, bias) against central
+// differences, with and without the ReLU, over two filter-gradient slabs
+// and an output count that fills no kernel block.
+func TestConv1x1OpGradients(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 24))
+	for _, tc := range []struct {
+		batch, cin, cout int
+		relu             bool
+	}{{3, 5, 2, true}, {70, 6, 73, false}, {9, 32, 3, true}} {
+		t.Run(fmt.Sprintf("%+v", tc), func(t *testing.T) {
+			arena, err := newConvArena()
+			if err != nil {
+				t.Fatal(err)
+			}
+			x := randomNormal(rng, tc.batch*tc.cin*64, 1)
+			w := randomNormal(rng, tc.cout*tc.cin, 1/math.Sqrt(float64(tc.cin)))
+			b := randomNormal(rng, tc.cout, 0.3)
+			r := randomNormal(rng, tc.batch*tc.cout*64, 1)
+			g := G.NewGraph()
+			xn, wn, bn := tensorNode(g, "x", x, tc.batch, tc.cin, 8, 8), tensorNode(g, "w", w, tc.cout, tc.cin, 1, 1), tensorNode(g, "b", b, tc.cout)
+			yn, err := G.ApplyOp(conv1x1Op{cin: tc.cin, cout: tc.cout, relu: tc.relu, out: newOutBuf(), arena: arena}, xn, wn, bn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			y, grads := gradRun(t, yn, r, xn, wn, bn)
+			x64, w64, b64, r64 := to64(x), to64(w), to64(b), to64(r)
+			ref := func() (float64, []float64) {
+				out := make([]float64, tc.batch*tc.cout*64)
+				var cost float64
+				for p := 0; p < tc.batch; p++ {
+					for o := 0; o < tc.cout; o++ {
+						for q := 0; q < 64; q++ {
+							s := b64[o]
+							for c := 0; c < tc.cin; c++ {
+								s += w64[o*tc.cin+c] * x64[(p*tc.cin+c)*64+q]
+							}
+							if tc.relu {
+								s = math.Max(s, 0)
+							}
+							i := (p*tc.cout+o)*64 + q
+							out[i] = s
+							cost += r64[i] * s
+						}
+					}
+				}
+				return cost, out
+			}
+			_, want := ref()
+			for i := range want {
+				if d := math.Abs(float64(y[i]) - want[i]); d > 1e-5*(1+math.Abs(want[i])) {
+					t.Fatalf("y[%d] = %v, want %v", i, y[i], want[i])
+				}
+			}
+			cost := func() float64 { c, _ := ref(); return c }
+			checkGradient(t, rng, "x", x64, grads[0], cost)
+			checkGradient(t, rng, "w", w64, grads[1], cost)
+			checkGradient(t, rng, "b", b64, grads[2], cost)
+		})
 	}
 }

@@ -188,54 +188,59 @@ func xentRows[F float](ms [][]F, up, out []F) {
 		rows = len(up)
 	}
 	k := len(z) / max(rows, 1)
+	idx := make([]int32, 0, k)
 	for b := 0; b < rows; b++ {
 		var mask, grad []F
 		if len(ms) == 3 {
 			mask = ms[2][b*k : (b+1)*k]
 		}
+		scale := F(1)
 		if up != nil {
 			grad = out[b*k : (b+1)*k]
+			scale = up[b]
 		}
-		loss := xentRow(z[b*k:(b+1)*k], t[b*k:(b+1)*k], mask, grad)
+		loss := xentRow(z[b*k:(b+1)*k], t[b*k:(b+1)*k], mask, grad, scale, idx)
 		if up == nil {
 			out[b] = F(loss)
-			continue
-		}
-		for j := range grad {
-			grad[j] *= up[b]
 		}
 	}
 }
 
 // xentRow returns -Σ t·log softmax(z) over the entries where mask is not
 // zero (every entry if mask is nil), accumulating in float64, and if grad
-// is not nil writes ∂/∂z into it: 0 outside the mask.
-func xentRow[F float](z, t, mask, grad []F) float64 {
-	in := func(j int) bool { return mask == nil || mask[j] != 0 }
-	m := math.Inf(-1)
-	for j, v := range z {
-		if in(j) {
-			m = max(m, float64(v))
+// is not nil writes ∂/∂z times scale into it: 0 outside the mask. idx is
+// scratch space for the row's entries (capacity len(z)): a policy row has
+// a few dozen legal moves among 4672 entries, so everything after one scan
+// of the mask runs over those only.
+func xentRow[F float](z, t, mask, grad []F, scale F, idx []int32) float64 {
+	idx = idx[:0]
+	for j := range z {
+		if mask == nil || mask[j] != 0 {
+			idx = append(idx, int32(j))
 		}
+	}
+	clear(grad)
+	if len(idx) == 0 {
+		return 0 // nothing masked in: no loss, no gradient
+	}
+	m := math.Inf(-1)
+	for _, j := range idx {
+		m = max(m, float64(z[j]))
 	}
 	if math.IsInf(m, -1) {
-		clear(grad) // nothing masked in: no loss, no gradient
-		return 0
+		return 0 // every entry's logit is −∞: no loss, no gradient
 	}
 	var sumExp, sumT, dot float64
-	for j, v := range z {
-		if in(j) {
-			d := float64(v) - m
-			sumExp += math.Exp(d)
-			sumT += float64(t[j])
-			dot += float64(t[j]) * d
-		}
+	for _, j := range idx {
+		d := float64(z[j]) - m
+		sumExp += math.Exp(d)
+		sumT += float64(t[j])
+		dot += float64(t[j]) * d
 	}
 	lse := math.Log(sumExp)
-	for j := range grad {
-		grad[j] = 0
-		if in(j) {
-			grad[j] = F(math.Exp(float64(z[j])-m-lse)*sumT - float64(t[j]))
+	if grad != nil {
+		for _, j := range idx {
+			grad[j] = F(math.Exp(float64(z[j])-m-lse)*sumT-float64(t[j])) * scale
 		}
 	}
 	return sumT*lse - dot
