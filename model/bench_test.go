@@ -68,32 +68,37 @@ func reportRates(b *testing.B, positions int, cpu time.Duration) {
 	}
 }
 
-// BenchmarkTrainStep: one SGD step at the default training batch size,
-// preset small.
+// BenchmarkTrainStep: one SGD step of preset small at the default training
+// batch size (256) and at the small configuration's (128).
 func BenchmarkTrainStep(b *testing.B) {
-	w, err := NewWeights(mustPreset(b, "small"), 1)
-	if err != nil {
-		b.Fatal(err)
+	for _, batch := range []int{DefaultTrainBatch, 128} {
+		b.Run(fmt.Sprintf("batch=%d", batch), func(b *testing.B) {
+			w, err := NewWeights(mustPreset(b, "small"), 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			tc := DefaultTrainConfig()
+			tc.BatchSize = batch
+			t, err := NewTrainer(w, tc)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer t.Close()
+			planes, pol, mask, wdl := syntheticBatch(tc.BatchSize, 2)
+			if _, err := t.Step(planes, pol, mask, wdl); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu0 := cputime.Process()
+			for i := 0; i < b.N; i++ {
+				if _, err := t.Step(planes, pol, mask, wdl); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportRates(b, b.N*tc.BatchSize, cputime.Process()-cpu0)
+		})
 	}
-	tc := DefaultTrainConfig()
-	t, err := NewTrainer(w, tc)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer t.Close()
-	planes, pol, mask, wdl := syntheticBatch(tc.BatchSize, 2)
-	if _, err := t.Step(planes, pol, mask, wdl); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu0 := cputime.Process()
-	for i := 0; i < b.N; i++ {
-		if _, err := t.Step(planes, pol, mask, wdl); err != nil {
-			b.Fatal(err)
-		}
-	}
-	reportRates(b, b.N*tc.BatchSize, cputime.Process()-cpu0)
 }
 
 // The bench subcommand's entry points work and report positive rates.
