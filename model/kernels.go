@@ -31,7 +31,7 @@ type fastKernels struct {
 	// reluGrad and channelSums are the ReLU's and the bias's gradients
 	// (see reluGradGo and channelSumsGo).
 	reluGrad    func(dy, y, d []float32)
-	channelSums func(x []float32, batch, channels int, sums []float32)
+	channelSums func(x []float32, batch, channels, lo, hi int, sums []float32)
 	// gemm is the general product, C += A·B, for the 1×1 convolutions and
 	// the value head's fully connected layers; gemmTo is C = A·B (C is
 	// only written).

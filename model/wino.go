@@ -91,7 +91,13 @@ func newWinoLayer(cin, cout int) *winoLayer {
 
 // setFilters transforms w ([cout][cin][3][3], row-major) and copies bias.
 func (l *winoLayer) setFilters(w, bias []float32) {
-	for co := 0; co < l.cout; co++ {
+	l.setFilterRange(w, bias, 0, l.cout)
+}
+
+// setFilterRange is setFilters for output channels [co0, co1) only (which
+// goroutines can share out).
+func (l *winoLayer) setFilterRange(w, bias []float32, co0, co1 int) {
+	for co := co0; co < co1; co++ {
 		for ci := 0; ci < l.cin; ci++ {
 			u := transformFilter(w[(co*l.cin+ci)*9:])
 			for xi, v := range u {
@@ -99,20 +105,20 @@ func (l *winoLayer) setFilters(w, bias []float32) {
 			}
 		}
 	}
-	copy(l.w, w)
-	copy(l.bias, bias)
+	n := l.cin * 9
+	copy(l.w[co0*n:co1*n], w[co0*n:co1*n])
+	copy(l.bias[co0:co1], bias[co0:co1])
 }
 
-// setFiltersTransposed makes l (a layer from l.cout to l.cin channels'
-// worth of filters, i.e. built as newWinoLayer(cout, cin) for filters w
-// [cout][cin][3][3]) hold the transposed transformed filters U_ξᵀ, which
-// map a convolution's output gradient back to its input. No bias.
-func (l *winoLayer) setFiltersTransposed(w []float32) {
-	cout, cin := l.cin, l.cout // of w
-	for co := 0; co < cout; co++ {
-		for ci := 0; ci < cin; ci++ {
-			u := transformFilter(w[(co*cin+ci)*9:])
-			for xi, v := range u {
+// setTransposeOf makes l (built as newWinoLayer(src.cout, src.cin)) hold
+// the transposes U_ξᵀ of src's transformed filters, which map a
+// convolution's output gradient back to its input, for src's output
+// channels [co0, co1) (which goroutines can share out). No bias.
+func (l *winoLayer) setTransposeOf(src *winoLayer, co0, co1 int) {
+	for xi := 0; xi < winoPoints; xi++ {
+		for co := co0; co < co1; co++ {
+			row := src.u[(xi*src.cout+co)*src.cin:][:src.cin]
+			for ci, v := range row {
 				l.set(xi, ci, co, v)
 			}
 		}
@@ -293,27 +299,24 @@ func winoInAdjointGo(dv []float32, cin, xiStride int, dx []float32) {
 	}
 }
 
-// filterGradient turns the gradient dU of the transformed filters
-// (16 row-major [cout][cin] matrices, as winoLayer.u) into the gradient of
-// the 3×3 filters, dw [cout][cin][3][3]: the adjoint Gᵀ dU G of the
-// filter transform, in float64.
+// filterGradient turns the gradient dU of the transformed filters (for
+// each filter pair, its 16 points: du[(co·cin + ci)·16 + ξ]) into the
+// gradient of the 3×3 filters, dw [cout][cin][3][3]: the adjoint Gᵀ dU G
+// of the filter transform, in float64.
 func filterGradient(du []float64, cin, cout int, dw []float32) {
 	g := [4][3]float64{{1, 0, 0}, {winoHalf, winoHalf, winoHalf}, {winoHalf, -winoHalf, winoHalf}, {0, 0, 1}}
-	for co := 0; co < cout; co++ {
-		for ci := 0; ci < cin; ci++ {
-			var t [3][4]float64 // Gᵀ·dU
-			for a := 0; a < 3; a++ {
-				for j := 0; j < 4; j++ {
-					for i := 0; i < 4; i++ {
-						t[a][j] += g[i][a] * du[((i*4+j)*cout+co)*cin+ci]
-					}
-				}
+	for f := 0; f < cout*cin; f++ {
+		u := du[f*winoPoints : (f+1)*winoPoints]
+		var t [3][4]float64 // Gᵀ·dU
+		for a := 0; a < 3; a++ {
+			for j := 0; j < 4; j++ {
+				t[a][j] = g[0][a]*u[j] + g[1][a]*u[4+j] + g[2][a]*u[8+j] + g[3][a]*u[12+j]
 			}
-			f := dw[(co*cin+ci)*9 : (co*cin+ci)*9+9]
-			for a := 0; a < 3; a++ {
-				for b := 0; b < 3; b++ {
-					f[a*3+b] = float32(t[a][0]*g[0][b] + t[a][1]*g[1][b] + t[a][2]*g[2][b] + t[a][3]*g[3][b])
-				}
+		}
+		out := dw[f*9 : f*9+9]
+		for a := 0; a < 3; a++ {
+			for b := 0; b < 3; b++ {
+				out[a*3+b] = float32(t[a][0]*g[0][b] + t[a][1]*g[1][b] + t[a][2]*g[2][b] + t[a][3]*g[3][b])
 			}
 		}
 	}

@@ -205,15 +205,15 @@ func reluGradAVX2(dy, y, d []float32) {
 }
 
 // channelSumsAVX2 is channelSumsGo on the assembly kernel.
-func channelSumsAVX2(x []float32, batch, channels int, sums []float32) {
+func channelSumsAVX2(x []float32, batch, channels, lo, hi int, sums []float32) {
 	if batch < 1 {
-		clear(sums[:channels])
+		clear(sums[lo:hi])
 		return
 	}
-	if len(x) < batch*channels*planeSquares || len(sums) < channels {
+	if lo < 0 || hi > channels || len(x) < batch*channels*planeSquares || len(sums) < hi {
 		panic("model: channel sums: buffers too small")
 	}
-	for c := 0; c < channels; c++ {
+	for c := lo; c < hi; c++ {
 		sums[c] = sumBlocks64(&x[c*planeSquares], batch, channels*planeSquares)
 	}
 }

@@ -40,6 +40,6 @@ func winoInAdjointAVX2(dv []float32, cin, xiStride int, dx []float32) {
 
 func reluGradAVX2(dy, y, d []float32) { reluGradGo(dy, y, d) }
 
-func channelSumsAVX2(x []float32, batch, channels int, sums []float32) {
-	channelSumsGo(x, batch, channels, sums)
+func channelSumsAVX2(x []float32, batch, channels, lo, hi int, sums []float32) {
+	channelSumsGo(x, batch, channels, lo, hi, sums)
 }

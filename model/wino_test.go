@@ -392,8 +392,8 @@ func TestGradientKernelsExact(t *testing.T) {
 				x[i] = rng.Float32()*2 - 1
 			}
 			s1, s2 := make([]float32, ch), make([]float32, ch)
-			ref.channelSums(x, batch, ch, s1)
-			k.channelSums(x, batch, ch, s2)
+			ref.channelSums(x, batch, ch, 0, ch, s1)
+			k.channelSums(x, batch, ch, 0, ch, s2)
 			for c := 0; c < ch; c++ {
 				var want float64
 				for b := 0; b < batch; b++ {

@@ -37,7 +37,8 @@ import (
 type convArena struct {
 	k       *fastKernels
 	workers []*convScratch
-	slabs   []float32 // winoConvFilterGradOp's per-slab dU
+	slabs   []float32 // the filter gradient ops' per-slab sums
+	sums    []float64 // their total
 }
 
 type convScratch struct {
@@ -95,6 +96,15 @@ func (a *convArena) run(n, unit int, f func(worker, lo, hi int)) {
 func grown(s *[]float32, n int) []float32 {
 	if cap(*s) < n {
 		*s = make([]float32, n)
+	}
+	*s = (*s)[:n]
+	return *s
+}
+
+// grown64 is grown for float64s.
+func grown64(s *[]float64, n int) []float64 {
+	if cap(*s) < n {
+		*s = make([]float64, n)
 	}
 	*s = (*s)[:n]
 	return *s
@@ -186,7 +196,8 @@ func (op winoConvOp) Do(in ...G.Value) (G.Value, error) {
 	}
 	out := op.out.tensor(oshape)
 	l, a := op.layer, op.arena
-	l.setFilters(ts[1].Float32s(), ts[2].Float32s())
+	w, b := ts[1].Float32s(), ts[2].Float32s()
+	a.run(op.cout, 4, func(_, co0, co1 int) { l.setFilterRange(w, b, co0, co1) })
 	x, y := ts[0].Float32s(), out.Float32s()
 	var res []float32
 	if op.residual {
@@ -229,7 +240,7 @@ func (op winoConvOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, err
 	}
 	var dx *G.Node
 	if op.inputGrad {
-		dop := winoConvInputGradOp{cin: op.cin, cout: op.cout, out: newOutBuf(), arena: op.arena, layer: newWinoLayer(op.cout, op.cin)}
+		dop := winoConvInputGradOp{cin: op.cin, cout: op.cout, out: newOutBuf(), arena: op.arena, layer: newWinoLayer(op.cout, op.cin), fwd: op.layer}
 		if dx, err = G.ApplyOp(dop, dPre, inputs[1]); err != nil {
 			return nil, err
 		}
@@ -326,11 +337,12 @@ func reluGradGo(dy, y, d []float32) {
 	}
 }
 
-// channelSumsGo writes the sum of every channel of x [batch][channels][64]
-// to sums, in float32 (eight interleaved sums per channel, combined in a
-// fixed order, as the assembly kernel does). The portable kernel.
-func channelSumsGo(x []float32, batch, channels int, sums []float32) {
-	for c := 0; c < channels; c++ {
+// channelSumsGo writes the sum of channels [lo, hi) of x
+// [batch][channels][64] to sums[lo:hi], in float32 (eight interleaved sums
+// per channel, combined in a fixed order, as the assembly kernel does).
+// The portable kernel.
+func channelSumsGo(x []float32, batch, channels, lo, hi int, sums []float32) {
+	for c := lo; c < hi; c++ {
 		var acc [8][8]float32
 		for b := 0; b < batch; b++ {
 			blk := x[(b*channels+c)*planeSquares : (b*channels+c+1)*planeSquares]
@@ -360,6 +372,9 @@ type winoConvInputGradOp struct {
 	out       outBuf
 	arena     *convArena
 	layer     *winoLayer // the transposed filters U_ξᵀ, as a cout→cin layer
+	// fwd is the forward op's layer, whose filters that op transformed
+	// earlier in the same run from the same w.
+	fwd *winoLayer
 }
 
 func (op winoConvInputGradOp) Arity() int { return 2 }
@@ -398,7 +413,7 @@ func (op winoConvInputGradOp) Do(in ...G.Value) (G.Value, error) {
 	}
 	out := op.out.tensor(oshape)
 	l, a := op.layer, op.arena
-	l.setFiltersTransposed(ts[1].Float32s())
+	a.run(op.cout, 4, func(_, co0, co1 int) { l.setTransposeOf(op.fwd, co0, co1) })
 	dPre, dx := ts[0].Float32s(), out.Float32s()
 	batch, cin, cout := oshape[0], op.cin, op.cout
 	inN, outN := cin*planeSquares, cout*planeSquares
@@ -422,7 +437,7 @@ func (op winoConvInputGradOp) Do(in ...G.Value) (G.Value, error) {
 // product per point: the products' depth (filterSlab·128 columns) must be
 // large for the dot-product kernel to be efficient, and the slabs are the
 // units split across goroutines and summed in a fixed order.
-const filterSlab = 8
+const filterSlab = 4
 
 // winoConvFilterGradOp is winoConvOp's gradient with respect to its
 // filters: inputs dPre [batch, cout, 8, 8] and x [batch, cin, 8, 8];
@@ -501,21 +516,27 @@ func (op winoConvFilterGradOp) Do(in ...G.Value) (G.Value, error) {
 			k.gemmNT(rout, rin, ld, m[xi*xiM:], ld, v[xi*xiV:], ld, slab[xi*rout*rin:], rin)
 		}
 	})
-	// Sum the slabs in order, in float64, then apply Gᵀ · G.
-	sum := make([]float64, winoPoints*cout*cin)
-	for s := 0; s < slabs; s++ {
-		slab := du[s*duN : (s+1)*duN]
-		for xi := 0; xi < winoPoints; xi++ {
-			for co := 0; co < cout; co++ {
-				row := slab[(xi*rout+co)*rin:]
-				dst := sum[(xi*cout+co)*cin:]
-				for ci := 0; ci < cin; ci++ {
-					dst[ci] += float64(row[ci])
+	// Sum the slabs in order, in float64, then apply Gᵀ · G, output
+	// channels split across the cores.
+	sum := grown64(&a.sums, winoPoints*cout*cin) // [co][ci][ξ]
+	dw := out.Float32s()
+	a.run(cout, 4, func(_, co0, co1 int) {
+		part := sum[co0*cin*winoPoints : co1*cin*winoPoints]
+		clear(part)
+		for s := 0; s < slabs; s++ {
+			slab := du[s*duN : (s+1)*duN]
+			for xi := 0; xi < winoPoints; xi++ {
+				for co := co0; co < co1; co++ {
+					row := slab[(xi*rout+co)*rin:][:cin]
+					dst := part[(co-co0)*cin*winoPoints+xi:]
+					for ci, v := range row {
+						dst[ci*winoPoints] += float64(v)
+					}
 				}
 			}
 		}
-	}
-	filterGradient(sum, cin, cout, out.Float32s())
+		filterGradient(part, cin, co1-co0, dw[co0*cin*9:co1*cin*9])
+	})
 	return out, nil
 }
 
@@ -567,6 +588,9 @@ func (op biasGradOp) Do(in ...G.Value) (G.Value, error) {
 		return nil, err
 	}
 	out := op.out.tensor(oshape)
-	op.arena.k.channelSums(x.Float32s(), x.Shape()[0], oshape[0], out.Float32s())
+	x32, db, k, c, batch := x.Float32s(), out.Float32s(), op.arena.k, oshape[0], x.Shape()[0]
+	op.arena.run(c, 8, func(_, lo, hi int) { // channels split across the cores
+		k.channelSums(x32, batch, c, lo, hi, db)
+	})
 	return out, nil
 }

@@ -188,22 +188,26 @@ func xentRows[F float](ms [][]F, up, out []F) {
 		rows = len(up)
 	}
 	k := len(z) / max(rows, 1)
-	idx := make([]int32, 0, k)
-	for b := 0; b < rows; b++ {
-		var mask, grad []F
-		if len(ms) == 3 {
-			mask = ms[2][b*k : (b+1)*k]
+	// Rows are independent: split them across the cores (each row's
+	// result does not depend on the split).
+	parallelImages(rows, func(lo, hi int) {
+		idx := make([]int32, 0, k)
+		for b := lo; b < hi; b++ {
+			var mask, grad []F
+			if len(ms) == 3 {
+				mask = ms[2][b*k : (b+1)*k]
+			}
+			scale := F(1)
+			if up != nil {
+				grad = out[b*k : (b+1)*k]
+				scale = up[b]
+			}
+			loss := xentRow(z[b*k:(b+1)*k], t[b*k:(b+1)*k], mask, grad, scale, idx)
+			if up == nil {
+				out[b] = F(loss)
+			}
 		}
-		scale := F(1)
-		if up != nil {
-			grad = out[b*k : (b+1)*k]
-			scale = up[b]
-		}
-		loss := xentRow(z[b*k:(b+1)*k], t[b*k:(b+1)*k], mask, grad, scale, idx)
-		if up == nil {
-			out[b] = F(loss)
-		}
-	}
+	})
 }
 
 // xentRow returns -Σ t·log softmax(z) over the entries where mask is not
