@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/sourcegraph/conc"
@@ -45,14 +46,19 @@ type FastEvaluator struct {
 	workers []*fastWorker
 	jobs    []chan fastJob // jobs[i] feeds workers[i+1]; workers[0] runs on the caller
 	done    chan error
+	next    atomic.Int64 // the next lane group of the batch in progress
 	wg      conc.WaitGroup
 	closed  bool
 }
 
-// fastJob is one contiguous slice of a batch. Sent by value: no allocation.
+// fastJob is a batch. Workers take its lane groups in turn from next (so
+// that a core slowed by other work, e.g. the search, evaluates fewer of
+// them); a group's result does not depend on which worker evaluates it.
+// Sent by value: no allocation.
 type fastJob struct {
 	planes, policy, wdl []float32
 	n                   int
+	next                *atomic.Int64
 }
 
 // NewFastEvaluator returns a fast evaluator over a copy of w. Call Close to
@@ -105,21 +111,14 @@ func (e *FastEvaluator) Evaluate(planes []float32, n int, policy, wdl []float32)
 	if n == 0 {
 		return nil
 	}
-	// Split the batch into whole lane groups (the last may be partial),
-	// as evenly as possible: parts 1.. go to the workers, part 0 runs here.
 	groups := (n + lanes - 1) / lanes
 	parts := min(len(e.workers), groups)
-	bound := func(i int) int { return min(n, i*groups/parts*lanes) }
+	e.next.Store(0)
+	job := fastJob{planes: planes, policy: policy, wdl: wdl, n: n, next: &e.next}
 	for i := 1; i < parts; i++ {
-		lo, hi := bound(i), bound(i+1)
-		e.jobs[i-1] <- fastJob{
-			planes: planes[lo*env.InputSize : hi*env.InputSize],
-			policy: policy[lo*env.PolicySize : hi*env.PolicySize],
-			wdl:    wdl[lo*env.WDLSize : hi*env.WDLSize],
-			n:      hi - lo,
-		}
+		e.jobs[i-1] <- job
 	}
-	err := e.workers[0].runSafe(fastJob{planes: planes, policy: policy, wdl: wdl, n: bound(1)})
+	err := e.workers[0].runSafe(job)
 	for i := 1; i < parts; i++ {
 		if werr := <-e.done; werr != nil && err == nil {
 			err = werr
@@ -269,20 +268,24 @@ func newFastWorker(net *fastNet, k *fastKernels) *fastWorker {
 	}
 }
 
-// runSafe evaluates job, turning a panic (a bug) into an error rather than
-// killing the process from a worker goroutine.
+// runSafe evaluates lane groups of job until none is left, turning a panic
+// (a bug) into an error rather than killing the process from a worker
+// goroutine.
 func (f *fastWorker) runSafe(job fastJob) (err error) {
 	defer catch(&err, "fast evaluator")
-	for done := 0; done < job.n; done += lanes {
-		s := min(lanes, job.n-done)
-		planes, policy, wdl := job.planes[done*env.InputSize:], job.policy[done*env.PolicySize:], job.wdl[done*env.WDLSize:]
+	for {
+		lo := int(job.next.Add(1)-1) * lanes
+		if lo >= job.n {
+			return nil
+		}
+		s := min(lanes, job.n-lo)
+		planes, policy, wdl := job.planes[lo*env.InputSize:], job.policy[lo*env.PolicySize:], job.wdl[lo*env.WDLSize:]
 		if s <= directMax {
 			f.forwardDirect(planes, s, policy, wdl)
 		} else {
 			f.forward(planes, s, policy, wdl)
 		}
 	}
-	return nil
 }
 
 // forward runs s ≤ lanes positions through the network as one lane group.
