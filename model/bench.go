@@ -146,3 +146,93 @@ func MeasureTraining(cfg Config, tc TrainConfig, d time.Duration) (posPerS float
 	}
 	return rate * float64(tc.BatchSize), nil
 }
+
+// Speeds are the figures MeasureSpeeds takes side by side, in positions per
+// second.
+type Speeds struct {
+	Fast      float64 // the fast path at batch 64 on GOMAXPROCS workers
+	FastB16   float64 // the same at batch 16
+	Fast1Core float64 // at batch 64 on one worker (one core)
+	Train     float64 // training steps of tc
+}
+
+// MeasureSpeeds times the fast path (batch 64 and 16 on all cores, batch
+// 64 on one) and training steps of tc (zero fields of a zero TrainConfig
+// mean DefaultTrainConfig) on random positions and random weights of
+// architecture cfg, each for about d in all, interleaved in slices of
+// d/8: on a shared machine the neighbours' load then weighs on every
+// figure alike, so their ratios hold even when the figures swing.
+func MeasureSpeeds(cfg Config, tc TrainConfig, d time.Duration) (Speeds, error) {
+	if tc.BatchSize == 0 && tc.Optimizer == "" {
+		tc = DefaultTrainConfig()
+	}
+	w, err := NewWeights(cfg, 1)
+	if err != nil {
+		return Speeds{}, err
+	}
+	planes, pol, mask, wdl := syntheticBatch(max(64, tc.BatchSize), 2)
+	polOut := make([]float32, 64*env.PolicySize)
+	wdlOut := make([]float32, 64*env.WDLSize)
+	evalStep := func(workers, batch int) (func() (int, error), func() error, error) {
+		ev, err := NewFastEvaluator(w, FastOptions{Workers: workers})
+		if err != nil {
+			return nil, nil, err
+		}
+		return func() (int, error) { return batch, ev.Evaluate(planes, batch, polOut, wdlOut) }, ev.Close, nil
+	}
+	var steps []func() (int, error)
+	for _, c := range []struct{ workers, batch int }{{0, 64}, {0, 16}, {1, 64}} {
+		step, closeFn, err := evalStep(c.workers, c.batch)
+		if err != nil {
+			return Speeds{}, err
+		}
+		defer closeFn()
+		steps = append(steps, step)
+	}
+	t, err := NewTrainer(w.Clone(), tc)
+	if err != nil {
+		return Speeds{}, err
+	}
+	defer t.Close()
+	B := tc.BatchSize
+	steps = append(steps, func() (int, error) {
+		_, err := t.Step(planes[:B*env.InputSize], pol[:B*env.PolicySize], mask[:B*env.PolicySize], wdl[:B*env.WDLSize])
+		return B, err
+	})
+	rates, err := timeInterleaved(8, d/8, steps)
+	if err != nil {
+		return Speeds{}, fmt.Errorf("model: measure speeds: %w", err)
+	}
+	return Speeds{Fast: rates[0], FastB16: rates[1], Fast1Core: rates[2], Train: rates[3]}, nil
+}
+
+// timeInterleaved runs each step once untimed, then rounds times runs
+// every step in turn for about slice, and returns each step's positions
+// per second over its slices.
+func timeInterleaved(rounds int, slice time.Duration, steps []func() (int, error)) ([]float64, error) {
+	for _, st := range steps {
+		if _, err := st(); err != nil {
+			return nil, err
+		}
+	}
+	pos := make([]int, len(steps))
+	spent := make([]time.Duration, len(steps))
+	for range rounds {
+		for i, st := range steps {
+			start := time.Now()
+			for time.Since(start) < slice {
+				n, err := st()
+				if err != nil {
+					return nil, err
+				}
+				pos[i] += n
+			}
+			spent[i] += time.Since(start)
+		}
+	}
+	rates := make([]float64, len(steps))
+	for i := range rates {
+		rates[i] = float64(pos[i]) / spent[i].Seconds()
+	}
+	return rates, nil
+}

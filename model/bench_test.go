@@ -117,6 +117,10 @@ func TestMeasure(t *testing.T) {
 	if _, _, err := MeasureInference(cfg, 0, time.Millisecond); err == nil {
 		t.Error("batch 0 accepted")
 	}
+	sp, err := MeasureSpeeds(cfg, tc, 40*time.Millisecond)
+	if err != nil || sp.Fast <= 0 || sp.FastB16 <= 0 || sp.Fast1Core <= 0 || sp.Train <= 0 {
+		t.Fatalf("MeasureSpeeds: %+v %v", sp, err)
+	}
 	t.Logf("tiny: fast %.0f pos/s, gorgonia %.0f pos/s, training %.0f pos/s", fast, graph, rate)
 }
 
