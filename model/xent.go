@@ -31,12 +31,15 @@ import (
 // the distribution the search uses. Masked-out entries contribute nothing
 // and get zero gradient, whatever their logits; their targets must be zero
 // (Trainer checks). A row with no masked-in entry has loss 0.
-type softmaxXent struct{ masked bool }
+type softmaxXent struct {
+	masked bool
+	out    outBuf // the gradient's array, reused from run to run (softmaxXentDiff)
+}
 
 // softmaxXentDiff computes the gradient above times the upstream gradient
 // of loss[b]. Inputs: logits, targets, the mask if masked, upstream
 // [batch].
-type softmaxXentDiff struct{ masked bool }
+type softmaxXentDiff softmaxXent
 
 // softmaxCrossEntropy returns the per-row cross-entropy [batch] of
 // softmax(logits) against target, all [batch, k]; with a mask (nil for
@@ -109,7 +112,7 @@ func (o softmaxXent) Do(in ...G.Value) (G.Value, error) {
 
 // SymDiff implements gorgonia.SDOp.
 func (o softmaxXent) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	d, err := G.ApplyOp(softmaxXentDiff(o), append(inputs[:len(inputs):len(inputs)], grad)...)
+	d, err := G.ApplyOp(softmaxXentDiff{masked: o.masked, out: newOutBuf()}, append(inputs[:len(inputs):len(inputs)], grad)...)
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +166,12 @@ func (o softmaxXentDiff) Do(in ...G.Value) (G.Value, error) {
 	if !ok || up.Shape().TotalSize() != rows || up.Dtype() != z.Dtype() {
 		return nil, fmt.Errorf("%v: upstream gradient %v does not match %v", o, in[len(in)-1], z.Shape())
 	}
-	out := tensor.New(tensor.Of(z.Dtype()), tensor.WithShape(rows, k))
+	var out *tensor.Dense
+	if z.Dtype() == tensor.Float32 && o.out.p != nil {
+		out = o.out.tensor(tensor.Shape{rows, k}) // overwritten entirely below
+	} else {
+		out = tensor.New(tensor.Of(z.Dtype()), tensor.WithShape(rows, k))
+	}
 	switch z.Dtype() {
 	case tensor.Float32:
 		xentRows(backings[float32](ms), up.Float32s(), out.Float32s())
