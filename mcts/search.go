@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -211,6 +212,14 @@ func (s *Searcher) busyLeave() {
 // evalRows evaluates the batch's first rows positions and checks that the
 // outputs the search reads are finite.
 func (s *Searcher) evalRows(ws *workspace, rows int) error {
+	if err := s.evaluate(ws, rows); err != nil {
+		return err
+	}
+	return ws.checkRows(rows)
+}
+
+// evaluate runs the evaluator on the batch's first rows positions.
+func (s *Searcher) evaluate(ws *workspace, rows int) error {
 	s.busyEnter()
 	t0 := time.Now()
 	err := callEvaluator(s.eval, ws.planes[:rows*env.InputSize], rows,
@@ -219,9 +228,12 @@ func (s *Searcher) evalRows(ws *workspace, rows int) error {
 	s.busyLeave()
 	s.batches.Add(1)
 	s.positions.Add(int64(rows))
-	if err != nil {
-		return err
-	}
+	return err
+}
+
+// checkRows checks that the outputs the search reads of the batch's first
+// rows positions are finite.
+func (ws *workspace) checkRows(rows int) error {
 	for i := range rows {
 		sl := &ws.slots[i]
 		if !sl.legalLogits(ws.policy[i*env.PolicySize:], ws.wdl[i*env.WDLSize:], ws.scratch[:]) {
@@ -351,7 +363,7 @@ func (s *Searcher) runGroup(ctx context.Context, group []*Tree) error {
 	var helper conc.WaitGroup
 	helper.Go(func() {
 		for r := range reqs {
-			results <- s.evalRows(r.ws, r.rows)
+			results <- s.evaluate(r.ws, r.rows)
 		}
 	})
 	defer helper.Wait()
@@ -372,15 +384,23 @@ func (s *Searcher) runGroup(ctx context.Context, group []*Tree) error {
 		}
 		return p, nil
 	}
-	complete := func(p evalReq) {
-		if p.ws != nil {
-			p.ws.completeRows(p.rows)
-			p.ws.revertCollisions()
+	// complete checks and backs up a batch the network has answered (or
+	// undoes it if an output is not finite).
+	complete := func(p evalReq) error {
+		if p.ws == nil {
+			return nil
 		}
+		if err := p.ws.checkRows(p.rows); err != nil {
+			p.ws.cancelRows(p.rows)
+			return fmt.Errorf("mcts: SearchBatch: %w", err)
+		}
+		p.ws.completeRows(p.rows)
+		p.ws.revertCollisions()
+		return nil
 	}
 	defer func() { // on an early return, nothing stays in flight
 		if p, err := wait(); err == nil {
-			complete(p)
+			complete(p) // an error here comes after the one being returned
 		}
 	}()
 	cursor, cur := 0, 0
@@ -398,7 +418,10 @@ func (s *Searcher) runGroup(ctx context.Context, group []*Tree) error {
 		if prev.ws != nil && rows < s.cfg.BatchSize {
 			// Too few trees were free to fill the batch: back the previous
 			// one up, so that its trees may join this one.
-			complete(prev)
+			if err := complete(prev); err != nil {
+				w.cancelRows(rows)
+				return err
+			}
 			prev = evalReq{}
 			rows = s.gatherBatch(w, group, &cursor, rows, false)
 		}
@@ -407,11 +430,16 @@ func (s *Searcher) runGroup(ctx context.Context, group []*Tree) error {
 			// up while it runs.
 			pending = evalReq{w, rows}
 			reqs <- pending
+			// Let the helper start the network at once on this core (it
+			// was readied here); this goroutine resumes on another.
+			runtime.Gosched()
 			cur ^= 1
 		} else {
 			w.revertCollisions()
 		}
-		complete(prev)
+		if err := complete(prev); err != nil {
+			return err
+		}
 		if rows == 0 && !slices.ContainsFunc(group, func(t *Tree) bool { return !t.done() }) {
 			return nil
 		}
