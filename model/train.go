@@ -365,10 +365,35 @@ func (t *Trainer) run() (err error) {
 
 // targetEntropy checks that the mask holds only 0s and 1s and that the
 // targets put no mass outside it (the masked loss would be infinite), and
-// returns the targets' mean entropy −Σ t·log t over the batch.
+// returns the targets' mean entropy −Σ t·log t over the batch. Rows are
+// checked across the cores; the first bad row's error is returned, and
+// the entropies are summed in row order.
 func targetEntropy(target, mask []float32, batch int) (float64, error) {
+	h := make([]float64, batch)
+	errs := make([]error, batch)
+	parallelImages(batch, func(lo, hi int) {
+		for b := lo; b < hi; b++ {
+			h[b], errs[b] = rowEntropy(target, mask, b)
+			if errs[b] != nil {
+				return
+			}
+		}
+	})
+	var sum float64
+	for b := range h {
+		if errs[b] != nil {
+			return 0, errs[b]
+		}
+		sum += h[b]
+	}
+	return sum / float64(batch), nil
+}
+
+// rowEntropy is targetEntropy's check and entropy of row b.
+func rowEntropy(target, mask []float32, b int) (float64, error) {
 	var h float64
-	for i, m := range mask {
+	for i := b * env.PolicySize; i < (b+1)*env.PolicySize; i++ {
+		m := mask[i]
 		if m == 0 && target[i] == 0 {
 			continue // nearly every entry: an illegal move with no target
 		}
@@ -386,7 +411,7 @@ func targetEntropy(target, mask []float32, batch int) (float64, error) {
 			h -= p * math.Log(p)
 		}
 	}
-	return h / float64(batch), nil
+	return h, nil
 }
 
 func scalarOf(v G.Value) (float64, error) {
