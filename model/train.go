@@ -134,7 +134,7 @@ type Trainer struct {
 	polTarget *G.Node
 	polMask   *G.Node
 	valTarget *G.Node
-	in        []float32 // backing arrays of the bound input tensors
+	in        []float32 // backing arrays of the bound input tensors (the caller's during a step)
 	polT      []float32
 	polM      []float32
 	valT      []float32
@@ -321,10 +321,8 @@ func (t *Trainer) forwardBackward(planes, policyTarget, legalMask, wdlTarget []f
 	if l.PolicyEntropy, err = targetEntropy(policyTarget, legalMask, B); err != nil {
 		return l, err
 	}
-	copy(t.in, planes)
-	copy(t.polT, policyTarget)
-	copy(t.polM, legalMask)
-	copy(t.valT, wdlTarget)
+	// Bound as they are (the graph only reads them, during this run).
+	t.in, t.polT, t.polM, t.valT = planes, policyTarget, legalMask, wdlTarget
 	if err := t.run(); err != nil {
 		return l, err
 	}

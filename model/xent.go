@@ -225,12 +225,7 @@ func xentRows[F float](ms [][]F, up, out []F) {
 // a few dozen legal moves among 4672 entries, so everything after one scan
 // of the mask runs over those only.
 func xentRow[F float](z, t, mask, grad []F, scale F, idx []int32) float64 {
-	idx = idx[:0]
-	for j := range z {
-		if mask == nil || mask[j] != 0 {
-			idx = append(idx, int32(j))
-		}
-	}
+	idx = maskedIndices(mask, len(z), idx[:0])
 	clear(grad)
 	if len(idx) == 0 {
 		return 0 // nothing masked in: no loss, no gradient
@@ -346,4 +341,47 @@ func (rowSoftmax) Do(in ...G.Value) (G.Value, error) {
 		}
 	}
 	return out, nil
+}
+
+// maskedIndices appends to idx the indices j < n where mask[j] is not zero
+// (every index if mask is nil) and returns it. A policy mask is almost all
+// zeros: float32 masks are scanned four entries at a time by their bits
+// (a zero of either sign has none but the sign bit).
+func maskedIndices[F float](mask []F, n int, idx []int32) []int32 {
+	if mask == nil {
+		for j := 0; j < n; j++ {
+			idx = append(idx, int32(j))
+		}
+		return idx
+	}
+	m32, ok := any(mask).([]float32)
+	if !ok {
+		for j, v := range mask[:n] {
+			if v != 0 {
+				idx = append(idx, int32(j))
+			}
+		}
+		return idx
+	}
+	m32 = m32[:n]
+	const abs = 0x7fffffff
+	j := 0
+	for ; j+4 <= n; j += 4 {
+		q := m32[j : j+4 : j+4]
+		b0, b1, b2, b3 := math.Float32bits(q[0])&abs, math.Float32bits(q[1])&abs, math.Float32bits(q[2])&abs, math.Float32bits(q[3])&abs
+		if b0|b1|b2|b3 == 0 {
+			continue
+		}
+		for k, b := range [4]uint32{b0, b1, b2, b3} {
+			if b != 0 {
+				idx = append(idx, int32(j+k))
+			}
+		}
+	}
+	for ; j < n; j++ {
+		if math.Float32bits(m32[j])&abs != 0 {
+			idx = append(idx, int32(j))
+		}
+	}
+	return idx
 }
