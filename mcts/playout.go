@@ -136,15 +136,10 @@ func (t *Tree) playout(sl *leafSlot, row []float32) gatherResult {
 		t.unwind(depth)
 		return playDone
 	}
-	if t.cfg.ProbeMates && leaf != 0 && hasMateIn1(w, ml, &t.probeML) {
-		// The side to move mates next move: proven, no network needed.
-		nd := &t.nodes[leaf]
-		nd.proof, nd.dist, nd.nnWL = proofWin, 1, 1
-		t.backup(path, 1, 0, false)
-		t.propagateProof(path)
-		t.unwind(depth)
-		return playDone
-	}
+	// The cache first: it only holds positions the network evaluated, which
+	// the mate probe below had found no mate in one in (a position with one
+	// never reaches the network), so a hit needs no probe, which costs a
+	// move, a check test and sometimes a move generation per legal move.
 	key := cacheKey(w, reps)
 	if wdl, ok := t.s.cache.lookup(key, ml.N, t.scratch[:ml.N]); ok {
 		t.expand(leaf, ml, t.scratch[:ml.N], wdl)
@@ -153,6 +148,15 @@ func (t *Tree) playout(sl *leafSlot, row []float32) gatherResult {
 		if leaf == 0 {
 			t.rootExpanded()
 		}
+		return playDone
+	}
+	if t.cfg.ProbeMates && leaf != 0 && hasMateIn1(w, ml, &t.probeML) {
+		// The side to move mates next move: proven, no network needed.
+		nd := &t.nodes[leaf]
+		nd.proof, nd.dist, nd.nnWL = proofWin, 1, 1
+		t.backup(path, 1, 0, false)
+		t.propagateProof(path)
+		t.unwind(depth)
 		return playDone
 	}
 	for i, m := range ml.Moves[:ml.N] {

@@ -436,6 +436,50 @@ func sameResult(a, b Result) bool {
 		a.RootValue == b.RootValue && a.Nodes == b.Nodes && a.UseForTraining == b.UseForTraining
 }
 
+// With two batches' worth of games the batches are pipelined (the next
+// gathered while the last is evaluated): the search stays deterministic,
+// and every game's search still ends with its full budget.
+func TestPipelinedDeterminism(t *testing.T) {
+	run := func(gumbel bool) []Result {
+		cfg := DefaultConfig()
+		cfg.Gumbel = gumbel
+		cfg.Simulations = 48
+		cfg.BatchSize = 8
+		cfg.PlayoutCapProb = 0.3
+		s := newSearcher(t, hashEvaluator{}, cfg)
+		trees := make([]*Tree, 3*cfg.BatchSize)
+		for i := range trees {
+			trees[i] = newTree(t, s, env.NewPosition(env.Alice), 7+uint64(i))
+		}
+		var all []Result
+		for range 3 {
+			out, err := s.SearchBatch(context.Background(), trees)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, r := range out {
+				if r.Nodes < 1 {
+					t.Fatalf("tree %d: %d playouts", i, r.Nodes)
+				}
+				all = append(all, r)
+				if err := trees[i].Advance(r.BestMove); err != nil {
+					t.Fatal(err)
+				}
+				checkTree(t, trees[i])
+			}
+		}
+		return all
+	}
+	for _, a := range algos {
+		x, y := run(a.gumbel), run(a.gumbel)
+		for i := range x {
+			if !sameResult(x[i], y[i]) {
+				t.Fatalf("%s: result %d differs between runs", a.name, i)
+			}
+		}
+	}
+}
+
 func TestDeterminism(t *testing.T) {
 	run := func(gumbel bool, seed uint64) []Result {
 		cfg := DefaultConfig() // noise, temperature

@@ -75,6 +75,9 @@ type Tree struct {
 	// SearchBatch's per-batch counts.
 	batchLeaves int
 	batchColl   int
+	// sitOut marks a tree whose leaves are in the batch being evaluated
+	// while the next one is gathered (see runGroup).
+	sitOut bool
 
 	// Root priors as they were before Dirichlet noise.
 	savedPriors []float32

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/cputime"
 )
 
 // BenchmarkInference: positions per second of the fast path and of the
@@ -45,13 +46,13 @@ func BenchmarkInference(b *testing.B) {
 				}
 				b.ReportAllocs()
 				b.ResetTimer()
-				cpu0 := processCPUTime()
+				cpu0 := cputime.Process()
 				for i := 0; i < b.N; i++ {
 					if err := ev.Evaluate(planes, batch, pol, wdl); err != nil {
 						b.Fatal(err)
 					}
 				}
-				reportRates(b, b.N*batch, processCPUTime()-cpu0)
+				reportRates(b, b.N*batch, cputime.Process()-cpu0)
 			})
 		}
 	}
@@ -67,32 +68,37 @@ func reportRates(b *testing.B, positions int, cpu time.Duration) {
 	}
 }
 
-// BenchmarkTrainStep: one SGD step at the default training batch size,
-// preset small.
+// BenchmarkTrainStep: one SGD step of preset small at the default training
+// batch size (256) and at the small configuration's (128).
 func BenchmarkTrainStep(b *testing.B) {
-	w, err := NewWeights(mustPreset(b, "small"), 1)
-	if err != nil {
-		b.Fatal(err)
+	for _, batch := range []int{DefaultTrainBatch, 128} {
+		b.Run(fmt.Sprintf("batch=%d", batch), func(b *testing.B) {
+			w, err := NewWeights(mustPreset(b, "small"), 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			tc := DefaultTrainConfig()
+			tc.BatchSize = batch
+			t, err := NewTrainer(w, tc)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer t.Close()
+			planes, pol, mask, wdl := syntheticBatch(tc.BatchSize, 2)
+			if _, err := t.Step(planes, pol, mask, wdl); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu0 := cputime.Process()
+			for i := 0; i < b.N; i++ {
+				if _, err := t.Step(planes, pol, mask, wdl); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportRates(b, b.N*tc.BatchSize, cputime.Process()-cpu0)
+		})
 	}
-	tc := DefaultTrainConfig()
-	t, err := NewTrainer(w, tc)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer t.Close()
-	planes, pol, mask, wdl := syntheticBatch(tc.BatchSize, 2)
-	if _, err := t.Step(planes, pol, mask, wdl); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu0 := processCPUTime()
-	for i := 0; i < b.N; i++ {
-		if _, err := t.Step(planes, pol, mask, wdl); err != nil {
-			b.Fatal(err)
-		}
-	}
-	reportRates(b, b.N*tc.BatchSize, processCPUTime()-cpu0)
 }
 
 // The bench subcommand's entry points work and report positive rates.
@@ -111,5 +117,42 @@ func TestMeasure(t *testing.T) {
 	if _, _, err := MeasureInference(cfg, 0, time.Millisecond); err == nil {
 		t.Error("batch 0 accepted")
 	}
+	sp, err := MeasureSpeeds(cfg, tc, 40*time.Millisecond)
+	if err != nil || sp.Fast <= 0 || sp.FastB16 <= 0 || sp.Fast1Core <= 0 || sp.Train <= 0 {
+		t.Fatalf("MeasureSpeeds: %+v %v", sp, err)
+	}
 	t.Logf("tiny: fast %.0f pos/s, gorgonia %.0f pos/s, training %.0f pos/s", fast, graph, rate)
+}
+
+// BenchmarkFastKernels: the fast path at batch 64 on each kernel set this
+// CPU can run (avx512, avx2, portable), one worker.
+func BenchmarkFastKernels(b *testing.B) {
+	w, err := NewWeights(mustPreset(b, "small"), 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const batch = 64
+	planes, _, _, _ := syntheticBatch(batch, 1)
+	pol := make([]float32, batch*env.PolicySize)
+	wdl := make([]float32, batch*env.WDLSize)
+	for _, k := range availableKernels() {
+		b.Run(k, func(b *testing.B) {
+			f, err := NewFastEvaluator(w, FastOptions{Workers: 1, kernels: k})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer f.Close()
+			if err := f.Evaluate(planes, batch, pol, wdl); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			cpu0 := cputime.Process()
+			for i := 0; i < b.N; i++ {
+				if err := f.Evaluate(planes, batch, pol, wdl); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportRates(b, b.N*batch, cputime.Process()-cpu0)
+		})
+	}
 }

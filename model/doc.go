@@ -20,10 +20,13 @@
 // Two implementations of the Evaluator interface compute the same function
 // from the same Weights:
 //
-//   - FastEvaluator, the one to use: pure Go plus an AVX2 matrix kernel in
-//     Go assembly (the portable gonum kernel elsewhere, or with the purego
-//     build tag), preallocated buffers, no allocation per call, batches
-//     split across cores.
+//   - FastEvaluator, the one to use: its 3×3 convolutions use Winograd's
+//     F(2×2, 3×3) algorithm on 8 positions at a time laid out as vector
+//     lanes (wino.go), with kernels in Go assembly: AVX-512 products where
+//     the CPU has them, else AVX2/FMA, else pure Go (also with the purego
+//     build tag); groups of 3 or fewer positions take a direct im2col
+//     path. Preallocated buffers, no allocation per call, lane groups
+//     shared out among the cores.
 //   - GraphEvaluator: gorgonia graphs, one per batch-size bucket. Slower;
 //     the reference the fast path is tested against.
 //
@@ -53,15 +56,20 @@
 // learning. Training is deterministic: the same seed, data
 // and configuration give bit-identical weights, and a run resumed from a
 // checkpoint continues bit-identically (on one machine: results depend on
-// whether the CPU has the AVX2 kernel, see below, though not on GOMAXPROCS).
+// which kernels the CPU has, see below, though not on GOMAXPROCS).
 //
-// Gorgonia's matrix products (training and GraphEvaluator) run on the same
-// AVX2/FMA kernel as the fast path: the first NewTrainer or
-// NewGraphEvaluator installs a BLAS (blas.go) with gorgonia.Use, which
-// computes what gonum's did to float32 rounding. Convolutions are
-// gorgonia's Conv2d with faster im2col, col2im and transpose ops of ours
-// that give bit-identical values (conv.go). The purego build tag, or a CPU
-// without AVX2 and FMA, leaves gorgonia on gonum's pure-Go BLAS.
+// The training graph's 3×3 convolutions and the heads' 1×1 convolutions
+// are ops of ours (winoop.go, headop.go) on the fast path's kernels, with
+// bias, ReLU and residual fused and gradients computed as the exact
+// adjoints of what the forward ops compute; the rest of the graph (losses,
+// fully connected layers, gradient sums) is gorgonia's. Its remaining
+// matrix products, and all of GraphEvaluator's, run on the AVX2/FMA kernel
+// as gorgonia's BLAS: the first NewTrainer or NewGraphEvaluator installs
+// it (blas.go) with gorgonia.Use; it computes what gonum's did to float32
+// rounding. GraphEvaluator keeps gorgonia's own convolution (Conv2d with
+// faster im2col, col2im and transpose ops of ours that give bit-identical
+// values, conv.go): it is the plain reference. The purego build tag, or a
+// CPU without AVX2 and FMA, leaves gorgonia on gonum's pure-Go BLAS.
 //
 // # Checkpoints
 //

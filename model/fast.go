@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/sourcegraph/conc"
@@ -17,40 +18,47 @@ type FastOptions struct {
 	// goroutine counts as one). Default: GOMAXPROCS. Use 1 when many
 	// evaluators run side by side, e.g. one per self-play worker.
 	Workers int
-	// ChunkSize is how many positions a worker pushes through the whole
-	// network at a time; small chunks keep activations in cache. Default 8
-	// (measured best for preset small: the im2col buffer stays in L2).
-	ChunkSize int
-	// Portable selects the portable matrix kernel (gonum's pure-Go Sgemm)
-	// even where the AVX2 assembly kernel is available: for tests and
-	// comparisons. The purego build tag removes the assembly entirely.
+	// Portable selects the pure-Go kernels even where assembly ones are
+	// available: for tests and comparisons. The purego build tag removes
+	// the assembly entirely.
 	Portable bool
+	// kernels names the kernel set (see availableKernels); "" picks the
+	// fastest. For tests of each fallback.
+	kernels string
 }
 
-const defaultChunkSize = 8
-
-// FastEvaluator evaluates the network without gorgonia: im2col plus one
-// matrix product per layer (an AVX2/FMA kernel in Go assembly on amd64 CPUs
-// that have it, gonum's pure-Go Sgemm otherwise), ReLU and residual adds
-// fused into the products, preallocated buffers (no allocation per call once
-// running) and the batch split across worker goroutines. It computes what
-// the gorgonia graph computes, to float32 rounding. Safe for concurrent use,
-// but calls are serialised: put a Batcher in front of it to merge concurrent
-// callers' positions into one batch.
+// FastEvaluator evaluates the network without gorgonia. Its 3×3
+// convolutions use Winograd's F(2×2, 3×3) algorithm (see wino.go) on
+// lanes positions at a time, laid out so that the transforms are plain
+// vector arithmetic; the matrix products run on AVX-512 or AVX2/FMA
+// kernels in Go assembly where the CPU has them (pure Go otherwise, or with
+// the purego build tag); biases, ReLUs and residual adds are fused into
+// the output transform; buffers are preallocated (no allocation per call
+// once running) and a batch is split across worker goroutines by groups of
+// lanes positions. It computes what the gorgonia graph computes, to
+// float32 rounding. Safe for concurrent use, but calls are serialised: put
+// a Batcher in front of it to merge concurrent callers' positions into one
+// batch.
 type FastEvaluator struct {
 	mu      sync.Mutex
 	w       *Weights // our own copy, see SetWeights
+	net     *fastNet // w's filters in the fast path's layouts
 	workers []*fastWorker
 	jobs    []chan fastJob // jobs[i] feeds workers[i+1]; workers[0] runs on the caller
 	done    chan error
+	next    atomic.Int64 // the next lane group of the batch in progress
 	wg      conc.WaitGroup
 	closed  bool
 }
 
-// fastJob is one contiguous slice of a batch. Sent by value: no allocation.
+// fastJob is a batch. Workers take its lane groups in turn from next (so
+// that a core slowed by other work, e.g. the search, evaluates fewer of
+// them); a group's result does not depend on which worker evaluates it.
+// Sent by value: no allocation.
 type fastJob struct {
 	planes, policy, wdl []float32
 	n                   int
+	next                *atomic.Int64
 }
 
 // NewFastEvaluator returns a fast evaluator over a copy of w. Call Close to
@@ -62,19 +70,20 @@ func NewFastEvaluator(w *Weights, opts FastOptions) (*FastEvaluator, error) {
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
-	if opts.ChunkSize <= 0 {
-		opts.ChunkSize = defaultChunkSize
-	}
-	if opts.Workers > 256 || opts.ChunkSize > 4096 {
+	if opts.Workers > 256 {
 		return nil, fmt.Errorf("model: fast evaluator: unreasonable options %+v", opts)
 	}
+	if opts.Portable {
+		opts.kernels = kernelsPortable
+	}
+	k, err := kernelSet(opts.kernels)
+	if err != nil {
+		return nil, err
+	}
 	e := &FastEvaluator{w: w.Clone(), done: make(chan error, opts.Workers)}
+	e.net = newFastNet(e.w)
 	for i := 0; i < opts.Workers; i++ {
-		gemm := bestGemm()
-		if opts.Portable {
-			gemm = gemmAccGonum
-		}
-		e.workers = append(e.workers, newFastWorker(e.w, opts.ChunkSize, gemm))
+		e.workers = append(e.workers, newFastWorker(e.net, k))
 	}
 	for i := 1; i < opts.Workers; i++ {
 		ch := make(chan fastJob, 1)
@@ -102,19 +111,14 @@ func (e *FastEvaluator) Evaluate(planes []float32, n int, policy, wdl []float32)
 	if n == 0 {
 		return nil
 	}
-	parts := min(len(e.workers), n)
-	// Hand parts 1.. to the workers, run part 0 here, then collect.
+	groups := (n + lanes - 1) / lanes
+	parts := min(len(e.workers), groups)
+	e.next.Store(0)
+	job := fastJob{planes: planes, policy: policy, wdl: wdl, n: n, next: &e.next}
 	for i := 1; i < parts; i++ {
-		lo, hi := i*n/parts, (i+1)*n/parts
-		e.jobs[i-1] <- fastJob{
-			planes: planes[lo*env.InputSize : hi*env.InputSize],
-			policy: policy[lo*env.PolicySize : hi*env.PolicySize],
-			wdl:    wdl[lo*env.WDLSize : hi*env.WDLSize],
-			n:      hi - lo,
-		}
+		e.jobs[i-1] <- job
 	}
-	hi := n / parts
-	err := e.workers[0].runSafe(fastJob{planes: planes, policy: policy, wdl: wdl, n: hi})
+	err := e.workers[0].runSafe(job)
 	for i := 1; i < parts; i++ {
 		if werr := <-e.done; werr != nil && err == nil {
 			err = werr
@@ -132,7 +136,11 @@ func (e *FastEvaluator) SetWeights(w *Weights) error {
 	if e.closed {
 		return fmt.Errorf("fast evaluator: %w", ErrClosed)
 	}
-	return e.w.CopyFrom(w)
+	if err := e.w.CopyFrom(w); err != nil {
+		return err
+	}
+	e.net.load(e.w)
+	return nil
 }
 
 // Config returns the architecture evaluated.
@@ -154,157 +162,280 @@ func (e *FastEvaluator) Close() error {
 	return nil
 }
 
-// fastWorker owns the scratch buffers of one goroutine. Activations are
-// stored channel-major across the chunk: row c holds channel c of every
-// position of the chunk, 64 squares each, so that a 3×3 convolution of the
-// whole chunk is a single matrix product W[out][in·9] × col[in·9][chunk·64].
-type fastWorker struct {
-	cfg   Config
-	w     *Weights
-	chunk int
-	gemm  gemmFunc
-	// parameter shortcuts, in the layouts the products want
-	stemW, stemB       []float32
-	resW1, resB1       [][]float32
-	resW2, resB2       [][]float32
-	polCW, polCB       []float32
-	polLW, polLB       []float32
-	valCW, valCB       []float32
-	valF1W, valF1B     []float32
-	valF2W, valF2B     []float32
-	in, x, y, col      []float32
-	pconv, plogits     []float32
-	vconv, vflat, vhid []float32
+// fastNet is the network's parameters in the layouts the fast path uses,
+// shared read-only by the workers: the 3×3 filters Winograd-transformed,
+// the rest as slices of the evaluator's Weights.
+type fastNet struct {
+	cfg        Config
+	stem       *winoLayer
+	res1, res2 []*winoLayer
+	polConv    *winoLayer
+	// polLWB is the policy's 1×1 filters [planes][P] with the bias as an
+	// extra input channel: [planes][P+1]; the input's channel P is ones.
+	polLWB         []float32
+	valCW, valCB   []float32
+	valF1W, valF1B []float32
+	valF2W, valF2B []float32
 }
 
-func newFastWorker(w *Weights, chunk int, gemm gemmFunc) *fastWorker {
+func newFastNet(w *Weights) *fastNet {
 	cfg := w.cfg
-	C, P, V, H := cfg.Channels, cfg.PolicyChannels, cfg.ValueChannels, cfg.ValueHidden
-	N := chunk * env.PlaneSize
-	d := func(name string) []float32 { return w.Param(name).Data }
-	f := &fastWorker{
-		cfg: cfg, w: w, chunk: chunk, gemm: gemm,
-		stemW: d("stem.w"), stemB: d("stem.b"),
-		polCW: d("policy.conv.w"), polCB: d("policy.conv.b"),
-		polLW: d("policy.logits.w"), polLB: d("policy.logits.b"),
-		valCW: d("value.conv.w"), valCB: d("value.conv.b"),
-		valF1W: d("value.fc1.w"), valF1B: d("value.fc1.b"),
-		valF2W: d("value.fc2.w"), valF2B: d("value.fc2.b"),
-		in:      make([]float32, env.NumPlanes*N),
-		x:       make([]float32, C*N),
-		y:       make([]float32, C*N),
-		col:     make([]float32, max(env.NumPlanes, C)*9*N),
-		pconv:   make([]float32, P*N),
-		plogits: make([]float32, env.PolicyPlanes*N),
-		vconv:   make([]float32, V*N),
-		vflat:   make([]float32, V*N),
-		vhid:    make([]float32, chunk*H),
-	}
+	C, P := cfg.Channels, cfg.PolicyChannels
+	n := &fastNet{cfg: cfg, stem: newWinoLayer(env.NumPlanes, C), polConv: newWinoLayer(C, P)}
 	for b := 0; b < cfg.Blocks; b++ {
-		f.resW1 = append(f.resW1, d(fmt.Sprintf("res%d.conv1.w", b)))
-		f.resB1 = append(f.resB1, d(fmt.Sprintf("res%d.conv1.b", b)))
-		f.resW2 = append(f.resW2, d(fmt.Sprintf("res%d.conv2.w", b)))
-		f.resB2 = append(f.resB2, d(fmt.Sprintf("res%d.conv2.b", b)))
+		n.res1 = append(n.res1, newWinoLayer(C, C))
+		n.res2 = append(n.res2, newWinoLayer(C, C))
 	}
-	return f
+	n.load(w)
+	return n
 }
 
-// runSafe evaluates job, turning a panic (a bug) into an error rather than
-// killing the process from a worker goroutine.
+// load (re)computes the layouts from w, which has n's architecture.
+func (n *fastNet) load(w *Weights) {
+	d := func(name string) []float32 { return w.Param(name).Data }
+	conv := func(l *winoLayer, name string) { l.setFilters(d(name+".w"), d(name+".b")) }
+	conv(n.stem, "stem")
+	for b := range n.res1 {
+		conv(n.res1[b], fmt.Sprintf("res%d.conv1", b))
+		conv(n.res2[b], fmt.Sprintf("res%d.conv2", b))
+	}
+	conv(n.polConv, "policy.conv")
+	P := n.cfg.PolicyChannels
+	lw, lb := d("policy.logits.w"), d("policy.logits.b")
+	if n.polLWB == nil {
+		n.polLWB = make([]float32, env.PolicyPlanes*(P+1))
+	}
+	for c := 0; c < env.PolicyPlanes; c++ {
+		copy(n.polLWB[c*(P+1):], lw[c*P:(c+1)*P])
+		n.polLWB[c*(P+1)+P] = lb[c]
+	}
+	n.valCW, n.valCB = d("value.conv.w"), d("value.conv.b")
+	n.valF1W, n.valF1B = d("value.fc1.w"), d("value.fc1.b")
+	n.valF2W, n.valF2B = d("value.fc2.w"), d("value.fc2.b")
+}
+
+// fastWorker owns the scratch buffers of one goroutine: activations in
+// lane layout (see wino.go), the transformed input and products of one
+// convolution, the heads' position-major buffers, and the small direct
+// path's buffers.
+type fastWorker struct {
+	net              *fastNet
+	k                *fastKernels
+	in, x, y, pc, vc []float32 // lane layout
+	v, m             []float32 // V_ξ and M_ξ of one convolution
+	pcT, vflat, vhid []float32 // position-major
+	d                directBuffers
+}
+
+// directMax is the largest group that forwardDirect evaluates: a lane
+// group costs the same whatever number of its lanes are used, about as
+// much as 3.5 positions on the direct path.
+const directMax = 3
+
+// directBuffers are the direct path's activations, channel-major over at
+// most directMax positions: row c holds channel c of every position, 64
+// squares each, so that a 3×3 convolution is one matrix product
+// W[out][in·9] × col[in·9][positions·64].
+type directBuffers struct {
+	in, x, y, col, pc, vc []float32
+}
+
+func newFastWorker(net *fastNet, k *fastKernels) *fastWorker {
+	cfg := net.cfg
+	C, P, V, H := cfg.Channels, cfg.PolicyChannels, cfg.ValueChannels, cfg.ValueHidden
+	rows := max(net.stem.rows, net.polConv.rows)
+	const dn = directMax * planeSquares
+	return &fastWorker{
+		net: net, k: k,
+		in:    make([]float32, env.NumPlanes*laneChannel),
+		x:     make([]float32, C*laneChannel),
+		y:     make([]float32, C*laneChannel),
+		pc:    make([]float32, P*laneChannel),
+		vc:    make([]float32, V*laneChannel),
+		v:     make([]float32, winoPoints*winoStride(max(env.NumPlanes, C))),
+		m:     make([]float32, winoPoints*winoStride(rows)),
+		pcT:   onesRows(lanes, P+1, planeSquares),
+		vflat: make([]float32, lanes*V*planeSquares),
+		vhid:  make([]float32, lanes*H),
+		d: directBuffers{
+			in:  make([]float32, env.NumPlanes*dn),
+			x:   make([]float32, C*dn),
+			y:   make([]float32, C*dn),
+			col: make([]float32, max(env.NumPlanes, C)*9*dn),
+			pc:  make([]float32, (P+1)*dn),
+			vc:  make([]float32, V*dn),
+		},
+	}
+}
+
+// runSafe evaluates lane groups of job until none is left, turning a panic
+// (a bug) into an error rather than killing the process from a worker
+// goroutine.
 func (f *fastWorker) runSafe(job fastJob) (err error) {
 	defer catch(&err, "fast evaluator")
-	for done := 0; done < job.n; done += f.chunk {
-		s := min(f.chunk, job.n-done)
-		f.forward(job.planes[done*env.InputSize:], s, job.policy[done*env.PolicySize:], job.wdl[done*env.WDLSize:])
-	}
-	return nil
-}
-
-// forward runs s ≤ chunk positions through the network.
-func (f *fastWorker) forward(planes []float32, s int, policy, wdl []float32) {
-	cfg := f.cfg
-	C, P, V, H := cfg.Channels, cfg.PolicyChannels, cfg.ValueChannels, cfg.ValueHidden
-	const sq = env.PlaneSize
-	N := s * sq
-
-	// Planes arrive position-major; regroup them channel-major.
-	in := f.in[:env.NumPlanes*N]
-	for p := 0; p < s; p++ {
-		pos := planes[p*env.InputSize : (p+1)*env.InputSize]
-		for c := 0; c < env.NumPlanes; c++ {
-			copy(in[c*N+p*sq:c*N+p*sq+sq], pos[c*sq:c*sq+sq])
+	for {
+		lo := int(job.next.Add(1)-1) * lanes
+		if lo >= job.n {
+			return nil
+		}
+		s := min(lanes, job.n-lo)
+		planes, policy, wdl := job.planes[lo*env.InputSize:], job.policy[lo*env.PolicySize:], job.wdl[lo*env.WDLSize:]
+		if s <= directMax {
+			f.forwardDirect(planes, s, policy, wdl)
+		} else {
+			f.forward(planes, s, policy, wdl)
 		}
 	}
+}
 
-	x, y := f.x[:C*N], f.y[:C*N]
-	f.conv3x3(in, env.NumPlanes, f.stemW, f.stemB, C, N, x, false, true)
-	for b := 0; b < cfg.Blocks; b++ {
-		f.conv3x3(x, C, f.resW1[b], f.resB1[b], C, N, y, false, true)
-		// x = relu(x + conv(y)): accumulate the second conv straight into
-		// the trunk, which im2col has already finished reading.
-		f.conv3x3(y, C, f.resW2[b], f.resB2[b], C, N, x, true, true)
+// forward runs s ≤ lanes positions through the network as one lane group.
+func (f *fastWorker) forward(planes []float32, s int, policy, wdl []float32) {
+	net := f.net
+	cfg := net.cfg
+	P, V := cfg.PolicyChannels, cfg.ValueChannels
+
+	f.k.toLanes(planes, env.NumPlanes, s, f.in)
+	f.conv3x3(f.in, net.stem, f.x, false)
+	for b := range net.res1 {
+		f.conv3x3(f.x, net.res1[b], f.y, false)
+		// x = relu(x + conv(y)), in place: the output transform reads each
+		// residual value just before it writes the sum there.
+		f.conv3x3(f.y, net.res2[b], f.x, true)
 	}
 
-	// Policy head: 3×3 conv, ReLU, 1×1 conv to the move-type planes, whose
-	// per-position flattening is the policy's plane-major layout.
-	pc := f.pconv[:P*N]
-	f.conv3x3(x, C, f.polCW, f.polCB, P, N, pc, false, true)
-	pl := f.plogits[:env.PolicyPlanes*N]
-	f.conv1x1(pc, P, f.polLW, f.polLB, env.PolicyPlanes, N, pl, false)
-	flatten(pl, env.PolicyPlanes, s, policy)
+	f.conv3x3(f.x, net.polConv, f.pc, false)
+	f.k.fromLanes(f.pc, P, s, f.pcT, (P+1)*planeSquares)
+	f.policyLogits(f.pcT, (P+1)*planeSquares, planeSquares, s, policy)
 
-	// Value head: 1×1 conv, ReLU, flatten, FC, ReLU, FC, softmax.
-	vc := f.vconv[:V*N]
-	f.conv1x1(x, C, f.valCW, f.valCB, V, N, vc, true)
-	vf := f.vflat[:V*N]
-	flatten(vc, V, s, vf)
+	// The value head's 1×1 conv and ReLU run over the padded planes: the
+	// border's values are never read.
+	f.conv1x1(f.x, cfg.Channels, net.valCW, net.valCB, V, laneChannel, f.vc)
+	f.k.fromLanes(f.vc, V, s, f.vflat, V*planeSquares)
+	f.valueHead(s, wdl)
+}
+
+// forwardDirect runs s ≤ directMax positions through the network by
+// direct convolutions (im2col and one matrix product each), which for a
+// few positions costs less than a lane group.
+func (f *fastWorker) forwardDirect(planes []float32, s int, policy, wdl []float32) {
+	net := f.net
+	cfg := net.cfg
+	C, P, V := cfg.Channels, cfg.PolicyChannels, cfg.ValueChannels
+	const sq = env.PlaneSize
+	N := s * sq
+	d := &f.d
+
+	// Planes arrive position-major; regroup them channel-major.
+	in := d.in[:env.NumPlanes*N]
+	for p := 0; p < s; p++ {
+		for c := 0; c < env.NumPlanes; c++ {
+			copy(in[c*N+p*sq:c*N+(p+1)*sq], planes[(p*env.NumPlanes+c)*sq:])
+		}
+	}
+	x, y := d.x[:C*N], d.y[:C*N]
+	f.conv3x3Direct(in, net.stem, N, x, false)
+	for b := range net.res1 {
+		f.conv3x3Direct(x, net.res1[b], N, y, false)
+		f.conv3x3Direct(y, net.res2[b], N, x, true)
+	}
+
+	pc := d.pc[:(P+1)*N]
+	f.conv3x3Direct(x, net.polConv, N, pc, false)
+	fill(pc[P*N:], 1) // the bias's input channel
+	f.policyLogits(pc, sq, N, s, policy)
+
+	vc := d.vc[:V*N]
+	f.conv1x1(x, C, net.valCW, net.valCB, V, N, vc)
+	for p := 0; p < s; p++ {
+		for c := 0; c < V; c++ {
+			copy(f.vflat[(p*V+c)*sq:(p*V+c+1)*sq], vc[c*N+p*sq:])
+		}
+	}
+	f.valueHead(s, wdl)
+}
+
+// conv3x3 computes dst = relu(bias + conv(src)), or with residual
+// dst = relu(dst + bias + conv(src)), for layer l, in lane layout. dst
+// must not alias src.
+func (f *fastWorker) conv3x3(src []float32, l *winoLayer, dst []float32, residual bool) {
+	f.k.winoIn(src, l.cin, f.v, winoCols, winoStride(l.cin))
+	f.k.products(l, f.v, f.m)
+	f.k.winoOut(f.m, l.rows, l.cout, l.bias, dst, residual, true)
+}
+
+// conv3x3Direct is conv3x3 on channel-major activations of N = positions·64
+// columns, by im2col and one product with a fused ReLU.
+func (f *fastWorker) conv3x3Direct(src []float32, l *winoLayer, N int, dst []float32, residual bool) {
+	col := f.d.col[:l.cin*9*N]
+	im2col3x3(src, l.cin, N, col)
+	for c := 0; c < l.cout; c++ {
+		if residual {
+			addScalar(dst[c*N:(c+1)*N], l.bias[c])
+		} else {
+			fill(dst[c*N:(c+1)*N], l.bias[c])
+		}
+	}
+	f.k.gemm(l.cout, N, l.cin*9, l.w, l.cin*9, col, N, dst, N, true)
+}
+
+// conv1x1 computes dst[cout][N] = relu(bias + W·src) for src[cin][N].
+func (f *fastWorker) conv1x1(src []float32, cin int, w, bias []float32, cout, N int, dst []float32) {
+	for c := 0; c < cout; c++ {
+		fill(dst[c*N:(c+1)*N], bias[c])
+	}
+	f.k.gemm(cout, N, cin, w, cin, src, N, dst, N, true)
+}
+
+// policyLogits writes s positions' logits: the 1×1 convolution from the
+// policy conv's output pc (P channels and a channel of ones for the bias;
+// position p's at pc[p·posStride:], chanStride floats apart) to the
+// move-type planes, whose per-position [plane][square] layout is the
+// policy's index order.
+func (f *fastWorker) policyLogits(pc []float32, posStride, chanStride, s int, policy []float32) {
+	K := f.net.cfg.PolicyChannels + 1
+	const sq = env.PlaneSize
+	for p := 0; p < s; p++ {
+		f.k.gemmTo(env.PolicyPlanes, sq, K, f.net.polLWB, K, pc[p*posStride:], chanStride, policy[p*env.PolicySize:], sq, false)
+	}
+}
+
+// onesRows returns blocks blocks of rows rows of n floats, zero but for
+// each block's last row, which is ones (the bias's input channel).
+func onesRows(blocks, rows, n int) []float32 {
+	s := make([]float32, blocks*rows*n)
+	for b := 0; b < blocks; b++ {
+		fill(s[(b*rows+rows-1)*n:(b+1)*rows*n], 1)
+	}
+	return s
+}
+
+// valueHead computes s positions' WDL from the value conv's output,
+// flattened position-major in f.vflat: FC, ReLU, FC, softmax.
+func (f *fastWorker) valueHead(s int, wdl []float32) {
+	net := f.net
+	H, K := net.cfg.ValueHidden, net.cfg.ValueChannels*env.PlaneSize
 	hid := f.vhid[:s*H]
 	for p := 0; p < s; p++ {
-		copy(hid[p*H:(p+1)*H], f.valF1B)
+		copy(hid[p*H:(p+1)*H], net.valF1B)
 	}
-	f.gemm(s, H, V*sq, vf, V*sq, f.valF1W, H, hid, H, true)
+	f.k.gemm(s, H, K, f.vflat, K, net.valF1W, H, hid, H, true)
 	for p := 0; p < s; p++ {
 		h := hid[p*H : (p+1)*H]
 		var l [env.WDLSize]float32
 		for j := range l {
-			l[j] = f.valF2B[j]
+			l[j] = net.valF2B[j]
 		}
 		for i, hv := range h {
 			if hv == 0 {
 				continue // ReLU output is often exactly zero
 			}
-			row := f.valF2W[i*env.WDLSize : (i+1)*env.WDLSize]
+			row := net.valF2W[i*env.WDLSize : (i+1)*env.WDLSize]
 			for j := range l {
 				l[j] += hv * row[j]
 			}
 		}
 		softmax3(l[:], wdl[p*env.WDLSize:(p+1)*env.WDLSize])
 	}
-}
-
-// conv3x3 computes out = relu(bias + W ⋆ a), or with residual
-// out = relu(out + bias + W ⋆ a), for a same-padded 3×3 convolution of
-// a[cin][N] (N = positions·64) via im2col and one product with a fused
-// ReLU. out must not alias a.
-func (f *fastWorker) conv3x3(a []float32, cin int, w, bias []float32, cout, N int, out []float32, residual, relu bool) {
-	col := f.col[:cin*9*N]
-	im2col3x3(a, cin, N, col)
-	for c := 0; c < cout; c++ {
-		if residual {
-			addScalar(out[c*N:(c+1)*N], bias[c])
-		} else {
-			fill(out[c*N:(c+1)*N], bias[c])
-		}
-	}
-	f.gemm(cout, N, cin*9, w, cin*9, col, N, out, N, relu)
-}
-
-// conv1x1 computes out[cout][N] = bias + W·a, through a ReLU if relu.
-func (f *fastWorker) conv1x1(a []float32, cin int, w, bias []float32, cout, N int, out []float32, relu bool) {
-	for c := 0; c < cout; c++ {
-		fill(out[c*N:(c+1)*N], bias[c])
-	}
-	f.gemm(cout, N, cin, w, cin, a, N, out, N, relu)
 }
 
 // im2col3x3 writes, for each input channel ci and kernel tap t = ky·3+kx,
@@ -344,18 +475,6 @@ func im2col3x3(a []float32, cin, N int, col []float32) {
 					d[7], d[15], d[23], d[31], d[39], d[47], d[55], d[63] = 0, 0, 0, 0, 0, 0, 0, 0
 				}
 			}
-		}
-	}
-}
-
-// flatten turns a[c][positions·64] into out[position][c·64], the layout of
-// gorgonia's reshape of a [batch, c, 8, 8] tensor to [batch, c·64].
-func flatten(a []float32, channels, positions int, out []float32) {
-	const sq = env.PlaneSize
-	N := positions * sq
-	for p := 0; p < positions; p++ {
-		for c := 0; c < channels; c++ {
-			copy(out[(p*channels+c)*sq:(p*channels+c+1)*sq], a[c*N+p*sq:c*N+(p+1)*sq])
 		}
 	}
 }

@@ -16,7 +16,14 @@ func TestFastMatchesGraph(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer gev.Close()
-			for _, opts := range []FastOptions{{Workers: 1, ChunkSize: 16}, {Workers: 2, ChunkSize: 5}, {Workers: 3, ChunkSize: 64}, {Workers: 2, ChunkSize: 7, Portable: true}} {
+			var options []FastOptions
+			for _, k := range availableKernels() {
+				for _, workers := range []int{1, 2, 3} {
+					options = append(options, FastOptions{Workers: workers, kernels: k})
+				}
+			}
+			options = append(options, FastOptions{Workers: 2, Portable: true})
+			for _, opts := range options {
 				fev, err := NewFastEvaluator(w, opts)
 				if err != nil {
 					t.Fatal(err)
@@ -49,7 +56,7 @@ func TestFastMatchesGraph(t *testing.T) {
 
 func TestFastMatchesReference(t *testing.T) {
 	w := mustWeights(t, mustPreset(t, "tiny"), 5)
-	fev, err := NewFastEvaluator(w, FastOptions{Workers: 2, ChunkSize: 3})
+	fev, err := NewFastEvaluator(w, FastOptions{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +87,7 @@ func TestFastZeroAllocs(t *testing.T) {
 	}
 	w := mustWeights(t, mustPreset(t, "tiny"), 7)
 	for _, workers := range []int{1, 2} {
-		fev, err := NewFastEvaluator(w, FastOptions{Workers: workers, ChunkSize: 4})
+		fev, err := NewFastEvaluator(w, FastOptions{Workers: workers})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -45,7 +45,13 @@ func paramValues(w *Weights, share bool) []*tensor.Dense {
 // buildNet builds the forward pass over parameter values vals (one per
 // parameter of cfg, in order). The graph reads the values' backing arrays
 // at every run, so updating them in place updates the net.
-func buildNet(cfg Config, batch int, vals []*tensor.Dense) (ng *netGraph, err error) {
+//
+// With an arena, the 3×3 convolutions are Winograd ops with their bias,
+// ReLU and residual add fused (winoop.go), as training uses them; without,
+// they are gorgonia's own convolution, bias and ReLU nodes (with the
+// faster im2col of conv.go): the plain reference the fast path is tested
+// against.
+func buildNet(cfg Config, batch int, vals []*tensor.Dense, arena *convArena) (ng *netGraph, err error) {
 	defer catch(&err, "building gorgonia graph")
 	specs := cfg.specs()
 	if len(vals) != len(specs) {
@@ -85,22 +91,51 @@ func buildNet(cfg Config, batch int, vals []*tensor.Dense) (ng *netGraph, err er
 		return must(G.BroadcastAdd(y, b2, nil, []byte{0}))
 	}
 	relu := func(x *G.Node) *G.Node { return must(G.Rectify(x)) }
+	// reluConv3 is relu(conv3x3(x) + b [+ res]).
+	reluConv3 := func(x *G.Node, name string, res *G.Node, inputGrad bool) *G.Node {
+		if arena == nil {
+			y := conv(x, name, 3)
+			if res != nil {
+				y = must(G.Add(res, y))
+			}
+			return relu(y)
+		}
+		w, b := byName[name+".w"], byName[name+".b"]
+		ws := w.Shape()
+		op := newWinoConvOp(ws[1], ws[0], true, res != nil, inputGrad, arena)
+		if res != nil {
+			return must(G.ApplyOp(op, x, w, b, res))
+		}
+		return must(G.ApplyOp(op, x, w, b))
+	}
 
-	x := relu(conv(ng.input, "stem", 3))
+	x := reluConv3(ng.input, "stem", nil, false)
 	for i := 0; i < cfg.Blocks; i++ {
-		y := relu(conv(x, fmt.Sprintf("res%d.conv1", i), 3))
-		y = conv(y, fmt.Sprintf("res%d.conv2", i), 3)
-		x = relu(must(G.Add(x, y)))
+		y := reluConv3(x, fmt.Sprintf("res%d.conv1", i), nil, true)
+		x = reluConv3(y, fmt.Sprintf("res%d.conv2", i), x, true)
 	}
 	// The policy head's output planes are the move-type planes: reshaping
 	// [batch, planes, 8, 8] to [batch, planes·64] lays the logits out
 	// plane-major, index plane·64 + from-square, as env's policy map does.
-	p := relu(conv(x, "policy.conv", 3))
-	p = conv(p, "policy.logits", 1)
-	ng.policy = must(G.Reshape(p, tensor.Shape{batch, env.PolicySize}))
+	// conv1 is the heads' 1×1 convolution with bias, flattened to
+	// [batch, cout·64], through a ReLU if relu.
+	conv1 := func(x *G.Node, name string, relu bool) *G.Node {
+		if arena == nil {
+			y := conv(x, name, 1)
+			if relu {
+				y = must(G.Rectify(y))
+			}
+			ys := y.Shape()
+			return must(G.Reshape(y, tensor.Shape{ys[0], ys[1] * ys[2] * ys[3]}))
+		}
+		w, b := byName[name+".w"], byName[name+".b"]
+		ws := w.Shape()
+		return must(G.ApplyOp(conv1x1Op{cin: ws[1], cout: ws[0], relu: relu, out: newOutBuf(), arena: arena}, x, w, b))
+	}
+	p := reluConv3(x, "policy.conv", nil, true)
+	ng.policy = conv1(p, "policy.logits", false)
 
-	v := relu(conv(x, "value.conv", 1))
-	v = must(G.Reshape(v, tensor.Shape{batch, cfg.ValueChannels * env.PlaneSize}))
+	v := conv1(x, "value.conv", true)
 	v = relu(fc(v, "value.fc1"))
 	ng.value = fc(v, "value.fc2")
 	return ng, nil

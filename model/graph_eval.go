@@ -103,7 +103,7 @@ func newGraphBucket(w *Weights, size int) (b *graphBucket, err error) {
 	defer catch(&err, "building graph evaluator")
 	gorgoniaBuildMu.Lock()
 	defer gorgoniaBuildMu.Unlock()
-	net, err := buildNet(w.cfg, size, paramValues(w, true))
+	net, err := buildNet(w.cfg, size, paramValues(w, true), nil)
 	if err != nil {
 		return nil, err
 	}

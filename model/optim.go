@@ -41,9 +41,9 @@ func slotNames(kind string) ([]string, error) {
 	return nil, fmt.Errorf("model: unknown optimizer %q (want %q or %q)", kind, OptimizerSGD, OptimizerAdamW)
 }
 
-// optimizer applies updates to a Weights in place. Everything runs in a
-// fixed order on one goroutine so that results are reproducible bit for
-// bit.
+// optimizer applies updates to a Weights in place. Every element's update
+// depends on that element alone, so splitting the parameters across
+// goroutines leaves the results reproducible bit for bit.
 type optimizer struct {
 	kind  string
 	step  int64
@@ -78,46 +78,52 @@ func (o *optimizer) update(w *Weights, grads [][]float32, lr float64, tc *TrainC
 	switch o.kind {
 	case OptimizerSGD:
 		mu := float32(tc.Momentum)
-		for i, p := range w.params {
-			vel, g, d := o.slots[0][i], grads[i], p.Decay
-			for j, x := range p.Data {
-				gj := g[j]
-				if d {
-					gj += l2 * x
+		parallelImages(len(w.params), func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				p := w.params[i]
+				vel, g, d := o.slots[0][i], grads[i], p.Decay
+				for j, x := range p.Data {
+					gj := g[j]
+					if d {
+						gj += l2 * x
+					}
+					v := mu*vel[j] + gj
+					vel[j] = v
+					step := v
+					if tc.Nesterov {
+						step = gj + mu*v
+					}
+					if d {
+						x -= wd * x
+					}
+					p.Data[j] = x - lr32*step
 				}
-				v := mu*vel[j] + gj
-				vel[j] = v
-				step := v
-				if tc.Nesterov {
-					step = gj + mu*v
-				}
-				if d {
-					x -= wd * x
-				}
-				p.Data[j] = x - lr32*step
 			}
-		}
+		})
 	case OptimizerAdamW:
 		b1, b2, eps := float32(tc.Beta1), float32(tc.Beta2), float32(tc.Epsilon)
 		c1 := float32(1 - math.Pow(tc.Beta1, float64(o.step)))
 		c2 := float32(1 - math.Pow(tc.Beta2, float64(o.step)))
-		for i, p := range w.params {
-			m, v, g, d := o.slots[0][i], o.slots[1][i], grads[i], p.Decay
-			for j, x := range p.Data {
-				gj := g[j]
-				if d {
-					gj += l2 * x
+		parallelImages(len(w.params), func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				p := w.params[i]
+				m, v, g, d := o.slots[0][i], o.slots[1][i], grads[i], p.Decay
+				for j, x := range p.Data {
+					gj := g[j]
+					if d {
+						gj += l2 * x
+					}
+					mj := b1*m[j] + (1-b1)*gj
+					vj := b2*v[j] + (1-b2)*gj*gj
+					m[j], v[j] = mj, vj
+					upd := (mj / c1) / (float32(math.Sqrt(float64(vj/c2))) + eps)
+					if d {
+						x -= wd * x
+					}
+					p.Data[j] = x - lr32*upd
 				}
-				mj := b1*m[j] + (1-b1)*gj
-				vj := b2*v[j] + (1-b2)*gj*gj
-				m[j], v[j] = mj, vj
-				upd := (mj / c1) / (float32(math.Sqrt(float64(vj/c2))) + eps)
-				if d {
-					x -= wd * x
-				}
-				p.Data[j] = x - lr32*upd
 			}
-		}
+		})
 	}
 }
 

@@ -134,7 +134,7 @@ type Trainer struct {
 	polTarget *G.Node
 	polMask   *G.Node
 	valTarget *G.Node
-	in        []float32 // backing arrays of the bound input tensors
+	in        []float32 // backing arrays of the bound input tensors (the caller's during a step)
 	polT      []float32
 	polM      []float32
 	valT      []float32
@@ -171,7 +171,11 @@ func (t *Trainer) build() (err error) {
 	B := t.tc.BatchSize
 	// The graph's parameter values share the Weights' arrays: the
 	// optimiser's in-place updates are what the next run reads.
-	net, err := buildNet(t.w.cfg, B, paramValues(t.w, true))
+	arena, err := newConvArena()
+	if err != nil {
+		return err
+	}
+	net, err := buildNet(t.w.cfg, B, paramValues(t.w, true), arena)
 	if err != nil {
 		return err
 	}
@@ -317,10 +321,8 @@ func (t *Trainer) forwardBackward(planes, policyTarget, legalMask, wdlTarget []f
 	if l.PolicyEntropy, err = targetEntropy(policyTarget, legalMask, B); err != nil {
 		return l, err
 	}
-	copy(t.in, planes)
-	copy(t.polT, policyTarget)
-	copy(t.polM, legalMask)
-	copy(t.valT, wdlTarget)
+	// Bound as they are (the graph only reads them, during this run).
+	t.in, t.polT, t.polM, t.valT = planes, policyTarget, legalMask, wdlTarget
 	if err := t.run(); err != nil {
 		return l, err
 	}
@@ -361,10 +363,38 @@ func (t *Trainer) run() (err error) {
 
 // targetEntropy checks that the mask holds only 0s and 1s and that the
 // targets put no mass outside it (the masked loss would be infinite), and
-// returns the targets' mean entropy −Σ t·log t over the batch.
+// returns the targets' mean entropy −Σ t·log t over the batch. Rows are
+// checked across the cores; the first bad row's error is returned, and
+// the entropies are summed in row order.
 func targetEntropy(target, mask []float32, batch int) (float64, error) {
+	h := make([]float64, batch)
+	errs := make([]error, batch)
+	parallelImages(batch, func(lo, hi int) {
+		for b := lo; b < hi; b++ {
+			h[b], errs[b] = rowEntropy(target, mask, b)
+			if errs[b] != nil {
+				return
+			}
+		}
+	})
+	var sum float64
+	for b := range h {
+		if errs[b] != nil {
+			return 0, errs[b]
+		}
+		sum += h[b]
+	}
+	return sum / float64(batch), nil
+}
+
+// rowEntropy is targetEntropy's check and entropy of row b.
+func rowEntropy(target, mask []float32, b int) (float64, error) {
 	var h float64
-	for i, m := range mask {
+	for i := b * env.PolicySize; i < (b+1)*env.PolicySize; i++ {
+		m := mask[i]
+		if m == 0 && target[i] == 0 {
+			continue // nearly every entry: an illegal move with no target
+		}
 		p := float64(target[i])
 		switch {
 		case m != 0 && m != 1:
@@ -379,7 +409,7 @@ func targetEntropy(target, mask []float32, batch int) (float64, error) {
 			h -= p * math.Log(p)
 		}
 	}
-	return h / float64(batch), nil
+	return h, nil
 }
 
 func scalarOf(v G.Value) (float64, error) {

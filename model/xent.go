@@ -31,12 +31,15 @@ import (
 // the distribution the search uses. Masked-out entries contribute nothing
 // and get zero gradient, whatever their logits; their targets must be zero
 // (Trainer checks). A row with no masked-in entry has loss 0.
-type softmaxXent struct{ masked bool }
+type softmaxXent struct {
+	masked bool
+	out    outBuf // the gradient's array, reused from run to run (softmaxXentDiff)
+}
 
 // softmaxXentDiff computes the gradient above times the upstream gradient
 // of loss[b]. Inputs: logits, targets, the mask if masked, upstream
 // [batch].
-type softmaxXentDiff struct{ masked bool }
+type softmaxXentDiff softmaxXent
 
 // softmaxCrossEntropy returns the per-row cross-entropy [batch] of
 // softmax(logits) against target, all [batch, k]; with a mask (nil for
@@ -109,7 +112,7 @@ func (o softmaxXent) Do(in ...G.Value) (G.Value, error) {
 
 // SymDiff implements gorgonia.SDOp.
 func (o softmaxXent) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	d, err := G.ApplyOp(softmaxXentDiff(o), append(inputs[:len(inputs):len(inputs)], grad)...)
+	d, err := G.ApplyOp(softmaxXentDiff{masked: o.masked, out: newOutBuf()}, append(inputs[:len(inputs):len(inputs)], grad)...)
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +166,12 @@ func (o softmaxXentDiff) Do(in ...G.Value) (G.Value, error) {
 	if !ok || up.Shape().TotalSize() != rows || up.Dtype() != z.Dtype() {
 		return nil, fmt.Errorf("%v: upstream gradient %v does not match %v", o, in[len(in)-1], z.Shape())
 	}
-	out := tensor.New(tensor.Of(z.Dtype()), tensor.WithShape(rows, k))
+	var out *tensor.Dense
+	if z.Dtype() == tensor.Float32 && o.out.p != nil {
+		out = o.out.tensor(tensor.Shape{rows, k}) // overwritten entirely below
+	} else {
+		out = tensor.New(tensor.Of(z.Dtype()), tensor.WithShape(rows, k))
+	}
 	switch z.Dtype() {
 	case tensor.Float32:
 		xentRows(backings[float32](ms), up.Float32s(), out.Float32s())
@@ -188,54 +196,58 @@ func xentRows[F float](ms [][]F, up, out []F) {
 		rows = len(up)
 	}
 	k := len(z) / max(rows, 1)
-	for b := 0; b < rows; b++ {
-		var mask, grad []F
-		if len(ms) == 3 {
-			mask = ms[2][b*k : (b+1)*k]
+	// Rows are independent: split them across the cores (each row's
+	// result does not depend on the split).
+	parallelImages(rows, func(lo, hi int) {
+		idx := make([]int32, 0, k)
+		for b := lo; b < hi; b++ {
+			var mask, grad []F
+			if len(ms) == 3 {
+				mask = ms[2][b*k : (b+1)*k]
+			}
+			scale := F(1)
+			if up != nil {
+				grad = out[b*k : (b+1)*k]
+				scale = up[b]
+			}
+			loss := xentRow(z[b*k:(b+1)*k], t[b*k:(b+1)*k], mask, grad, scale, idx)
+			if up == nil {
+				out[b] = F(loss)
+			}
 		}
-		if up != nil {
-			grad = out[b*k : (b+1)*k]
-		}
-		loss := xentRow(z[b*k:(b+1)*k], t[b*k:(b+1)*k], mask, grad)
-		if up == nil {
-			out[b] = F(loss)
-			continue
-		}
-		for j := range grad {
-			grad[j] *= up[b]
-		}
-	}
+	})
 }
 
 // xentRow returns -Σ t·log softmax(z) over the entries where mask is not
 // zero (every entry if mask is nil), accumulating in float64, and if grad
-// is not nil writes ∂/∂z into it: 0 outside the mask.
-func xentRow[F float](z, t, mask, grad []F) float64 {
-	in := func(j int) bool { return mask == nil || mask[j] != 0 }
+// is not nil writes ∂/∂z times scale into it: 0 outside the mask. idx is
+// scratch space for the row's entries (capacity len(z)): a policy row has
+// a few dozen legal moves among 4672 entries, so everything after one scan
+// of the mask runs over those only.
+func xentRow[F float](z, t, mask, grad []F, scale F, idx []int32) float64 {
+	idx = maskedIndices(mask, len(z), idx[:0])
+	clear(grad)
+	if len(idx) == 0 {
+		return 0 // nothing masked in: no loss, no gradient
+	}
 	m := math.Inf(-1)
-	for j, v := range z {
-		if in(j) {
-			m = max(m, float64(v))
-		}
+	for _, j := range idx {
+		m = max(m, float64(z[j]))
 	}
 	if math.IsInf(m, -1) {
-		clear(grad) // nothing masked in: no loss, no gradient
-		return 0
+		return 0 // every entry's logit is −∞: no loss, no gradient
 	}
 	var sumExp, sumT, dot float64
-	for j, v := range z {
-		if in(j) {
-			d := float64(v) - m
-			sumExp += math.Exp(d)
-			sumT += float64(t[j])
-			dot += float64(t[j]) * d
-		}
+	for _, j := range idx {
+		d := float64(z[j]) - m
+		sumExp += math.Exp(d)
+		sumT += float64(t[j])
+		dot += float64(t[j]) * d
 	}
 	lse := math.Log(sumExp)
-	for j := range grad {
-		grad[j] = 0
-		if in(j) {
-			grad[j] = F(math.Exp(float64(z[j])-m-lse)*sumT - float64(t[j]))
+	if grad != nil {
+		for _, j := range idx {
+			grad[j] = F(math.Exp(float64(z[j])-m-lse)*sumT-float64(t[j])) * scale
 		}
 	}
 	return sumT*lse - dot
@@ -329,4 +341,47 @@ func (rowSoftmax) Do(in ...G.Value) (G.Value, error) {
 		}
 	}
 	return out, nil
+}
+
+// maskedIndices appends to idx the indices j < n where mask[j] is not zero
+// (every index if mask is nil) and returns it. A policy mask is almost all
+// zeros: float32 masks are scanned four entries at a time by their bits
+// (a zero of either sign has none but the sign bit).
+func maskedIndices[F float](mask []F, n int, idx []int32) []int32 {
+	if mask == nil {
+		for j := 0; j < n; j++ {
+			idx = append(idx, int32(j))
+		}
+		return idx
+	}
+	m32, ok := any(mask).([]float32)
+	if !ok {
+		for j, v := range mask[:n] {
+			if v != 0 {
+				idx = append(idx, int32(j))
+			}
+		}
+		return idx
+	}
+	m32 = m32[:n]
+	const abs = 0x7fffffff
+	j := 0
+	for ; j+4 <= n; j += 4 {
+		q := m32[j : j+4 : j+4]
+		b0, b1, b2, b3 := math.Float32bits(q[0])&abs, math.Float32bits(q[1])&abs, math.Float32bits(q[2])&abs, math.Float32bits(q[3])&abs
+		if b0|b1|b2|b3 == 0 {
+			continue
+		}
+		for k, b := range [4]uint32{b0, b1, b2, b3} {
+			if b != 0 {
+				idx = append(idx, int32(j+k))
+			}
+		}
+	}
+	for ; j < n; j++ {
+		if math.Float32bits(m32[j])&abs != 0 {
+			idx = append(idx, int32(j))
+		}
+	}
+	return idx
 }

@@ -122,7 +122,7 @@ func TestMaskedXentIgnoresIllegalLogits(t *testing.T) {
 			}
 		}
 		g := make([]float64, len(z))
-		want := xentRow(z, tg, nil, g)
+		want := xentRow(z, tg, nil, g, 1, make([]int32, 0, len(z)))
 		if math.Abs(loss[b]-want) > 1e-12 {
 			t.Errorf("row %d: loss %v, want %v (softmax over the legal logits)", b, loss[b], want)
 		}
@@ -189,5 +189,41 @@ func TestMaskedXentEmptyMask(t *testing.T) {
 	loss, grad := c.run(t, []float64{1})
 	if loss[0] != 0 || slices.ContainsFunc(grad, func(g float64) bool { return g != 0 }) {
 		t.Errorf("empty mask: loss %v, gradient %v", loss, grad)
+	}
+}
+
+// maskedIndices finds exactly the entries a plain comparison with zero
+// finds, whatever the length, for float32 (the fast path) and float64.
+func TestMaskedIndices(t *testing.T) {
+	for _, n := range []int{0, 1, 3, 4, 5, 17, 4672} {
+		m32 := make([]float32, n)
+		m64 := make([]float64, n)
+		for i := range m32 {
+			switch i % 7 {
+			case 2:
+				m32[i], m64[i] = 1, 1
+			case 5:
+				m32[i], m64[i] = float32(math.Copysign(0, -1)), math.Copysign(0, -1) // −0 is zero
+			case 6:
+				if i%3 == 0 {
+					m32[i], m64[i] = float32(math.NaN()), math.NaN()
+				}
+			}
+		}
+		var want []int32
+		for i, v := range m32 {
+			if v != 0 {
+				want = append(want, int32(i))
+			}
+		}
+		if got := maskedIndices(m32, n, nil); !slices.Equal(got, want) {
+			t.Errorf("float32, n=%d: %v, want %v", n, got, want)
+		}
+		if got := maskedIndices(m64, n, nil); !slices.Equal(got, want) {
+			t.Errorf("float64, n=%d: %v, want %v", n, got, want)
+		}
+		if got := maskedIndices[float32](nil, n, nil); len(got) != n {
+			t.Errorf("no mask, n=%d: %d indices", n, len(got))
+		}
 	}
 }

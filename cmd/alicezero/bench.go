@@ -29,9 +29,11 @@ func benchFigures() []figure {
 	return []figure{
 		{"perft_nps", "nodes/s", measurePerft},
 		{"encode_ns", "ns/position", measureEncode},
-		{"nn_fast_pos_per_s", "positions/s", pf.inference(0)},
-		{"nn_gorgonia_pos_per_s", "positions/s", pf.inference(1)},
-		{"train_pos_per_s", "positions/s", measureTraining},
+		{"nn_fast_pos_per_s", "positions/s", pf.inference(nnFast)},
+		{"nn_fast_pos_per_s_b16", "positions/s", pf.inference(nnFastB16)},
+		{"nn_fast_pos_per_s_1core", "positions/s", pf.inference(nnFast1Core)},
+		{"nn_gorgonia_pos_per_s", "positions/s", pf.inference(nnGorgonia)},
+		{"train_pos_per_s", "positions/s", pf.inference(nnTrain)},
 		{"mcts_sims_per_s", "simulations/s", pf.search(0)},
 		{"mcts_overhead_pct", "%", pf.search(1)},
 	}
@@ -136,27 +138,51 @@ func formatFigure(v float64) string {
 	return fmt.Sprintf("%.3g", v)
 }
 
-// pairedFigures measures figures that come in pairs once and hands out
-// each half, so that side-by-side figures come from the same run.
+// pairedFigures measures figures that come in groups once and hands out
+// each, so that side-by-side figures come from the same run.
 type pairedFigures struct {
-	nn, mcts     [2]float64
+	nn           [nnFigures]float64
+	mcts         [2]float64
 	nnOK, mctsOK bool
 }
 
-// The network figures: the default preset at batch 64, fast path and
-// gorgonia graph measured one after the other in the same run.
+// The network figures.
+const (
+	nnFast      = iota // the fast path, batch 64, all cores
+	nnFastB16          // batch 16, all cores
+	nnFast1Core        // batch 64, one core
+	nnTrain            // training steps of the default configuration
+	nnGorgonia         // the gorgonia graph, batch 64
+	nnFigures
+)
+
+// The network figures: the default configuration's network and training
+// settings; the fast path (batch 64 and 16 on all cores, batch 64 on one)
+// and training steps measured interleaved, so that their ratios are fair
+// on a shared machine, then the gorgonia graph at batch 64.
 func (f *pairedFigures) inference(i int) func(context.Context) (float64, error) {
 	return func(ctx context.Context) (float64, error) {
 		if !f.nnOK {
-			arch, err := model.Preset(model.DefaultPreset)
+			cfg, arch, err := defaultRun()
 			if err != nil {
 				return 0, err
 			}
-			fast, graph, err := model.MeasureInference(arch, 64, 3*time.Second)
+			tc, err := cfg.ModelTrainConfig()
 			if err != nil {
 				return 0, err
 			}
-			f.nn, f.nnOK = [2]float64{fast, graph}, true
+			sp, err := model.MeasureSpeeds(arch, tc, 4*time.Second)
+			if err != nil {
+				return 0, err
+			}
+			f.nn[nnFast], f.nn[nnFastB16], f.nn[nnFast1Core], f.nn[nnTrain] = sp.Fast, sp.FastB16, sp.Fast1Core, sp.Train
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
+			if _, f.nn[nnGorgonia], err = model.MeasureInference(arch, 64, 3*time.Second); err != nil {
+				return 0, err
+			}
+			f.nnOK = true
 		}
 		return f.nn[i], ctx.Err()
 	}
@@ -189,23 +215,6 @@ func (f *pairedFigures) search(i int) func(context.Context) (float64, error) {
 		}
 		return f.mcts[i], ctx.Err()
 	}
-}
-
-// measureTraining times optimiser steps of the default configuration.
-func measureTraining(ctx context.Context) (float64, error) {
-	cfg, arch, err := defaultRun()
-	if err != nil {
-		return 0, err
-	}
-	tc, err := cfg.ModelTrainConfig()
-	if err != nil {
-		return 0, err
-	}
-	v, err := model.MeasureTraining(arch, tc, 5*time.Second)
-	if err != nil {
-		return 0, err
-	}
-	return v, ctx.Err()
 }
 
 // defaultRun returns the embedded default configuration and its network's

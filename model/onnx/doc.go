@@ -29,5 +29,8 @@
 //	err = m.WriteDir("out") // out/model.onnx, out/model.json
 //
 // The package's tests run exported models in ONNX Runtime through Node
-// (see ortcheck/) and compare them with model.FastEvaluator.
+// (see ortcheck/) and compare them with model.FastEvaluator. On demand,
+// TestCompareORT also times the two side by side (ortcheck/bench.js):
+//
+//	go test ./model/onnx -run TestCompareORT -ort.compare -v
 package onnx

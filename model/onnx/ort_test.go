@@ -73,7 +73,7 @@ func writePlanes(t *testing.T, path string, planes []float32) {
 }
 
 // TestONNXRuntimeMatchesGo exports tiny and small networks, runs them in
-// ONNX Runtime (Node) at batch sizes 1 and 3 through one session (the
+// ONNX Runtime (Node) at batch sizes 1, 3 and 19 through one session (the
 // symbolic batch dimension), and compares with the Go network.
 func TestONNXRuntimeMatchesGo(t *testing.T) {
 	node, script := needORT(t)
@@ -94,19 +94,37 @@ func TestONNXRuntimeMatchesGo(t *testing.T) {
 			if err := m.WriteDir(dir); err != nil {
 				t.Fatal(err)
 			}
+			// Batch 1: the start position. Batch 3: the other three test
+			// positions (two with Black to move). Batch 19: positions from
+			// random games, which the Go network evaluates as two lane groups
+			// of 8 and a direct group of 3.
+			type run struct {
+				planes, policy, wdl []float32
+				n                   int
+			}
+			var runs []run
 			tps := m.Description.TestPositions
-			// Batch 1: the start position. Batch 3: the other three (two
-			// with Black to move).
-			batches := [][]int{{0}, {1, 2, 3}}
-			args := []string{script, filepath.Join(dir, ONNXFile), filepath.Join(dir, "out.json"), strconv.Itoa(env.NumPlanes)}
-			for i, idx := range batches {
-				var planes []float32
+			for _, idx := range [][]int{{0}, {1, 2, 3}} {
+				var r run
 				for _, j := range idx {
-					planes = append(planes, tps[j].Planes...)
+					r.planes = append(r.planes, tps[j].Planes...)
+					r.policy = append(r.policy, tps[j].PolicyLogits...)
+					r.wdl = append(r.wdl, tps[j].WDL...)
 				}
+				r.n = len(idx)
+				runs = append(runs, r)
+			}
+			const games = 19
+			r := run{planes: gamePlanes(games, 3), policy: make([]float32, games*env.PolicySize), wdl: make([]float32, games*env.WDLSize), n: games}
+			if err := Evaluate(w, r.planes, games, r.policy, r.wdl); err != nil {
+				t.Fatal(err)
+			}
+			runs = append(runs, r)
+			args := []string{script, filepath.Join(dir, ONNXFile), filepath.Join(dir, "out.json"), strconv.Itoa(env.NumPlanes)}
+			for i, r := range runs {
 				in := filepath.Join(dir, fmt.Sprintf("in%d.bin", i))
-				writePlanes(t, in, planes)
-				args = append(args, fmt.Sprintf("%s:%d", in, len(idx)))
+				writePlanes(t, in, r.planes)
+				args = append(args, fmt.Sprintf("%s:%d", in, r.n))
 			}
 			cmd := exec.Command(node, args...)
 			out, err := cmd.CombinedOutput()
@@ -124,23 +142,19 @@ func TestONNXRuntimeMatchesGo(t *testing.T) {
 			if !slices.Equal(res.InputNames, []string{InputName}) || !slices.Equal(res.OutputNames, []string{PolicyName, WDLName}) {
 				t.Fatalf("session inputs %v, outputs %v", res.InputNames, res.OutputNames)
 			}
-			if len(res.Runs) != len(batches) {
-				t.Fatalf("%d runs, want %d", len(res.Runs), len(batches))
+			if len(res.Runs) != len(runs) {
+				t.Fatalf("%d runs, want %d", len(res.Runs), len(runs))
 			}
-			for i, idx := range batches {
+			for i, want := range runs {
 				r := res.Runs[i]
-				n := len(idx)
+				n := want.n
 				if !slices.Equal(r.PolicyDims, []int{n, env.PolicySize}) || !slices.Equal(r.WDLDims, []int{n, env.WDLSize}) {
 					t.Fatalf("batch %d: output dims %v and %v", n, r.PolicyDims, r.WDLDims)
 				}
-				var wantP, wantW []float32
-				for _, j := range idx {
-					wantP = append(wantP, tps[j].PolicyLogits...)
-					wantW = append(wantW, tps[j].WDL...)
-				}
+				wantP, wantW := want.policy, want.wdl
 				dp, dw := maxAbsDiff(r.PolicyLogits, wantP), maxAbsDiff(r.WDL, wantW)
-				t.Logf("%s batch %d: ONNX Runtime %s vs Go: max |Δ| policy logits %.3g (max |logit| %.3g), wdl %.3g (Go wdl %v)",
-					preset, n, res.ORTVersion, dp, maxAbs(wantP), dw, wantW)
+				t.Logf("%s batch %d: ONNX Runtime %s vs Go: max |Δ| policy logits %.3g (max |logit| %.3g), wdl %.3g (Go wdl of the first %v)",
+					preset, n, res.ORTVersion, dp, maxAbs(wantP), dw, wantW[:env.WDLSize])
 				if dp > tol || dw > tol {
 					t.Errorf("batch %d: ONNX Runtime differs from the Go network by %g (policy) and %g (wdl), tolerance %g", n, dp, dw, tol)
 				}

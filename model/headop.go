@@ -1,0 +1,251 @@
+package model
+
+import (
+	"fmt"
+	"hash"
+
+	"github.com/chewxy/hm"
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// The heads' 1×1 convolutions in the training graph: one op each with its
+// bias and (value head) ReLU fused, whose output is already flattened to
+// [batch, cout·64] as the heads use it, in place of gorgonia's
+// convolution (an im2col, a product with a transposed operand, a
+// transpose back), bias broadcast, ReLU and reshape nodes.
+//
+//	conv1x1Op            y_p = act(W x_p + b) for every position p
+//	conv1x1InputGradOp   dx_p = Wᵀ dPre_p
+//	conv1x1FilterGradOp  dW = Σ_p dPre_p x_pᵀ
+//
+// with reluGradOp and biasGradOp as for the 3×3 convolutions.
+
+// conv1x1Op: inputs x [batch, cin, 8, 8], w [cout, cin, 1, 1], b [cout];
+// output [batch, cout·64].
+type conv1x1Op struct {
+	cin, cout int
+	relu      bool
+	out       outBuf
+	arena     *convArena
+}
+
+func (op conv1x1Op) Arity() int { return 3 }
+func (op conv1x1Op) Type() hm.Type {
+	a := hm.TypeVariable('a')
+	return hm.NewFnType(G.TensorType{Dims: 4, Of: a}, G.TensorType{Dims: 4, Of: a}, G.TensorType{Dims: 1, Of: a}, G.TensorType{Dims: 2, Of: a})
+}
+func (op conv1x1Op) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
+	if len(in) != 3 {
+		return nil, fmt.Errorf("%v: want 3 input shapes, got %d", op, len(in))
+	}
+	x, ok1 := in[0].(tensor.Shape)
+	w, ok2 := in[1].(tensor.Shape)
+	b, ok3 := in[2].(tensor.Shape)
+	if !ok1 || !ok2 || !ok3 || x.Dims() != 4 || !x.Eq(tensor.Shape{x[0], op.cin, 8, 8}) ||
+		!w.Eq(tensor.Shape{op.cout, op.cin, 1, 1}) || !b.Eq(tensor.Shape{op.cout}) {
+		return nil, fmt.Errorf("%v: input shapes %v do not fit", op, in)
+	}
+	return tensor.Shape{x[0], op.cout * planeSquares}, nil
+}
+func (op conv1x1Op) ReturnsPtr() bool      { return false }
+func (op conv1x1Op) CallsExtern() bool     { return false }
+func (op conv1x1Op) OverwritesInput() int  { return -1 }
+func (op conv1x1Op) WriteHash(h hash.Hash) { fmt.Fprint(h, "alicezero.", op.String()) }
+func (op conv1x1Op) Hashcode() uint32      { return hashOf(op) }
+func (op conv1x1Op) String() string {
+	return fmt.Sprintf("conv1x1<%d→%d,relu=%v>", op.cin, op.cout, op.relu)
+}
+
+func (op conv1x1Op) Do(in ...G.Value) (G.Value, error) {
+	ts, err := denseF32s(in, 3, op)
+	if err != nil {
+		return nil, err
+	}
+	oshape, err := op.InferShape(ts[0].Shape(), ts[1].Shape(), ts[2].Shape())
+	if err != nil {
+		return nil, err
+	}
+	out := op.out.tensor(oshape)
+	x, w, b, y := ts[0].Float32s(), ts[1].Float32s(), ts[2].Float32s(), out.Float32s()
+	cin, cout, k := op.cin, op.cout, op.arena.k
+	op.arena.run(oshape[0], lanes, func(_, lo, hi int) {
+		for p := lo; p < hi; p++ {
+			yp := y[p*cout*planeSquares : (p+1)*cout*planeSquares]
+			for c := 0; c < cout; c++ {
+				fill(yp[c*planeSquares:(c+1)*planeSquares], b[c])
+			}
+			k.gemm(cout, planeSquares, cin, w, cin, x[p*cin*planeSquares:], planeSquares, yp, planeSquares, op.relu)
+		}
+	})
+	return out, nil
+}
+
+func (op conv1x1Op) DiffWRT(n int) []bool { return []bool{true, true, true}[:n] }
+
+// SymDiff implements gorgonia.SDOp.
+func (op conv1x1Op) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
+	dPre := grad
+	var err error
+	if op.relu {
+		if dPre, err = G.ApplyOp(reluGradOp{out: newOutBuf(), arena: op.arena}, grad, output); err != nil {
+			return nil, err
+		}
+	}
+	dx, err := G.ApplyOp(conv1x1InputGradOp{cin: op.cin, cout: op.cout, out: newOutBuf(), arena: op.arena, wt: new([]float32)}, dPre, inputs[1])
+	if err != nil {
+		return nil, err
+	}
+	dw, err := G.ApplyOp(conv1x1FilterGradOp{cin: op.cin, cout: op.cout, out: newOutBuf(), arena: op.arena}, dPre, inputs[0])
+	if err != nil {
+		return nil, err
+	}
+	db, err := G.ApplyOp(biasGradOp{out: newOutBuf(), arena: op.arena, channels: op.cout}, dPre)
+	if err != nil {
+		return nil, err
+	}
+	return G.Nodes{dx, dw, db}, nil
+}
+
+// conv1x1InputGradOp: inputs dPre [batch, cout·64] and w [cout, cin, 1, 1];
+// output dx [batch, cin, 8, 8].
+type conv1x1InputGradOp struct {
+	cin, cout int
+	out       outBuf
+	arena     *convArena
+	wt        *[]float32 // Wᵀ, [cin][cout], rebuilt at every run
+}
+
+func (op conv1x1InputGradOp) Arity() int { return 2 }
+func (op conv1x1InputGradOp) Type() hm.Type {
+	a := hm.TypeVariable('a')
+	return hm.NewFnType(G.TensorType{Dims: 2, Of: a}, G.TensorType{Dims: 4, Of: a}, G.TensorType{Dims: 4, Of: a})
+}
+func (op conv1x1InputGradOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
+	if len(in) != 2 {
+		return nil, fmt.Errorf("%v: want 2 input shapes, got %d", op, len(in))
+	}
+	d, ok1 := in[0].(tensor.Shape)
+	w, ok2 := in[1].(tensor.Shape)
+	if !ok1 || !ok2 || d.Dims() != 2 || d[1] != op.cout*planeSquares || !w.Eq(tensor.Shape{op.cout, op.cin, 1, 1}) {
+		return nil, fmt.Errorf("%v: input shapes %v do not fit", op, in)
+	}
+	return tensor.Shape{d[0], op.cin, 8, 8}, nil
+}
+func (op conv1x1InputGradOp) ReturnsPtr() bool      { return false }
+func (op conv1x1InputGradOp) CallsExtern() bool     { return false }
+func (op conv1x1InputGradOp) OverwritesInput() int  { return -1 }
+func (op conv1x1InputGradOp) WriteHash(h hash.Hash) { fmt.Fprint(h, "alicezero.", op.String()) }
+func (op conv1x1InputGradOp) Hashcode() uint32      { return hashOf(op) }
+func (op conv1x1InputGradOp) String() string {
+	return fmt.Sprintf("conv1x1Dx<%d→%d>", op.cin, op.cout)
+}
+
+func (op conv1x1InputGradOp) Do(in ...G.Value) (G.Value, error) {
+	ts, err := denseF32s(in, 2, op)
+	if err != nil {
+		return nil, err
+	}
+	oshape, err := op.InferShape(ts[0].Shape(), ts[1].Shape())
+	if err != nil {
+		return nil, err
+	}
+	out := op.out.tensor(oshape)
+	dPre, w, dx := ts[0].Float32s(), ts[1].Float32s(), out.Float32s()
+	cin, cout, k := op.cin, op.cout, op.arena.k
+	wt := grown(op.wt, cin*cout)
+	transposeInto(cout, cin, w, cin, wt, cout)
+	op.arena.run(oshape[0], lanes, func(_, lo, hi int) {
+		for p := lo; p < hi; p++ {
+			k.gemmTo(cin, planeSquares, cout, wt, cout, dPre[p*cout*planeSquares:], planeSquares, dx[p*cin*planeSquares:], planeSquares, false)
+		}
+	})
+	return out, nil
+}
+
+// conv1x1Slab is how many positions conv1x1FilterGradOp gathers into one
+// dot-product of depth conv1x1Slab·64; slabs are summed in a fixed order.
+const conv1x1Slab = 64
+
+// conv1x1FilterGradOp: inputs dPre [batch, cout·64] and x
+// [batch, cin, 8, 8]; output dw [cout, cin, 1, 1].
+type conv1x1FilterGradOp struct {
+	cin, cout int
+	out       outBuf
+	arena     *convArena
+}
+
+func (op conv1x1FilterGradOp) Arity() int { return 2 }
+func (op conv1x1FilterGradOp) Type() hm.Type {
+	a := hm.TypeVariable('a')
+	return hm.NewFnType(G.TensorType{Dims: 2, Of: a}, G.TensorType{Dims: 4, Of: a}, G.TensorType{Dims: 4, Of: a})
+}
+func (op conv1x1FilterGradOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
+	if len(in) != 2 {
+		return nil, fmt.Errorf("%v: want 2 input shapes, got %d", op, len(in))
+	}
+	d, ok1 := in[0].(tensor.Shape)
+	x, ok2 := in[1].(tensor.Shape)
+	if !ok1 || !ok2 || d.Dims() != 2 || d[1] != op.cout*planeSquares || !x.Eq(tensor.Shape{d[0], op.cin, 8, 8}) {
+		return nil, fmt.Errorf("%v: input shapes %v do not fit", op, in)
+	}
+	return tensor.Shape{op.cout, op.cin, 1, 1}, nil
+}
+func (op conv1x1FilterGradOp) ReturnsPtr() bool      { return false }
+func (op conv1x1FilterGradOp) CallsExtern() bool     { return false }
+func (op conv1x1FilterGradOp) OverwritesInput() int  { return -1 }
+func (op conv1x1FilterGradOp) WriteHash(h hash.Hash) { fmt.Fprint(h, "alicezero.", op.String()) }
+func (op conv1x1FilterGradOp) Hashcode() uint32      { return hashOf(op) }
+func (op conv1x1FilterGradOp) String() string {
+	return fmt.Sprintf("conv1x1Dw<%d→%d>", op.cin, op.cout)
+}
+
+func (op conv1x1FilterGradOp) Do(in ...G.Value) (G.Value, error) {
+	ts, err := denseF32s(in, 2, op)
+	if err != nil {
+		return nil, err
+	}
+	oshape, err := op.InferShape(ts[0].Shape(), ts[1].Shape())
+	if err != nil {
+		return nil, err
+	}
+	out := op.out.tensor(oshape)
+	a := op.arena
+	dPre, x := ts[0].Float32s(), ts[1].Float32s()
+	batch, cin, cout := ts[0].Shape()[0], op.cin, op.cout
+	// Rows rounded up to the dot-product kernel's blocks; the extra rows'
+	// products are computed from stale values and never read.
+	rin, rout := (cin+3)&^3, (cout+3)&^3
+	slabs := (batch + conv1x1Slab - 1) / conv1x1Slab
+	dwN := rout * rin
+	dw := grown(&a.slabs, slabs*dwN)
+	a.run(batch, conv1x1Slab, func(wk, p0, p1 int) {
+		sc, k := a.scratch(wk), a.k
+		ld := (p1 - p0) * planeSquares
+		// Gather the slab channel-major: row c holds channel c of every
+		// position, so that each product is one long dot product.
+		g := grown(&sc.m, rout*ld)
+		xs := grown(&sc.v, rin*ld)
+		for p := p0; p < p1; p++ {
+			col := (p - p0) * planeSquares
+			for c := 0; c < cout; c++ {
+				copy(g[c*ld+col:c*ld+col+planeSquares], dPre[(p*cout+c)*planeSquares:])
+			}
+			for c := 0; c < cin; c++ {
+				copy(xs[c*ld+col:c*ld+col+planeSquares], x[(p*cin+c)*planeSquares:])
+			}
+		}
+		k.gemmNT(rout, rin, ld, g, ld, xs, ld, dw[p0/conv1x1Slab*dwN:], rin)
+	})
+	d := out.Float32s()
+	for co := 0; co < cout; co++ {
+		for ci := 0; ci < cin; ci++ {
+			var s float64
+			for sl := 0; sl < slabs; sl++ {
+				s += float64(dw[sl*dwN+co*rin+ci])
+			}
+			d[co*cin+ci] = float32(s)
+		}
+	}
+	return out, nil
+}

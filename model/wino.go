@@ -1,0 +1,370 @@
+package model
+
+import "github.com/alicezero/alicezero/env"
+
+// The fast path computes every 3×3 convolution with Winograd's minimal
+// filtering algorithm F(2×2, 3×3) (Lavin & Gray, 2015): the 8×8 board is
+// cut into 16 tiles of 2×2 outputs, each read from a 4×4 patch of the
+// zero-padded 10×10 input, and a tile's 36 multiply-adds per channel pair
+// become 16 element-wise products in the transformed domain:
+//
+//	Y = Aᵀ [ (G g Gᵀ) ⊙ (Bᵀ d B) ] A
+//
+// for a 3×3 filter g and a 4×4 patch d. Summed over the input channels the
+// products are 16 matrix products, one per transformed point ξ:
+// M_ξ[cout][tile] = U_ξ[cout][cin] · V_ξ[cin][tile], which do 2.25× fewer
+// multiply-adds than the direct convolution. The transforms' coefficients
+// are 0, ±1 and ±½, so the results differ from a direct convolution by
+// float32 rounding only.
+//
+// Activations use a lane layout that makes the transforms plain vector
+// arithmetic: lanes positions side by side, innermost, for every square of
+// the padded 10×10 board, channel by channel:
+//
+//	a[c][square][lane], square = (rank+1)·10 + (file+1)
+//
+// so one (channel, square) is lanes consecutive floats (one AVX register),
+// and every transform is the same sequence of vector additions whatever
+// the position. The border squares are zero and are never written, which
+// is the convolution's zero padding. Transformed data is laid out
+// V[ξ][channel][tile][lane], so that V_ξ is a row-major [channels][128]
+// matrix (a row stride of winoCols, a point stride of winoStride).
+const (
+	lanes        = 8                   // positions in one lane group
+	padSide      = 10                  // the board with its zero border
+	padSquares   = padSide * padSide   // squares of a padded plane
+	laneChannel  = padSquares * lanes  // floats of one channel in lane layout
+	winoTiles    = 16                  // 2×2-output tiles of the board
+	winoPoints   = 16                  // ξ: the 4×4 transformed points
+	winoCols     = winoTiles * lanes   // columns of a transformed matrix
+	winoRowBlock = 8                   // rows of a packed filter block (see packFilters)
+	interiorOff  = padSide + 1         // padded square of rank 0, file 0
+	planeSquares = env.PlaneSize       // 64
+	laneTileRow  = 2 * padSide * lanes // floats between tile rows in lane layout
+	laneRow      = padSide * lanes     // floats between ranks in lane layout
+	laneTileCol  = 2 * lanes           // floats between tile columns
+	winoPadRows  = winoRowBlock - 1    // rows added to round up to a block
+	winoHalf     = float64(0.5)        // G's non-unit coefficient
+	padLaneFirst = interiorOff * lanes // first interior float of a channel
+)
+
+// winoStride returns the distance in floats between consecutive points ξ
+// of a transformed array with rows rows (V: the input channels; M: the
+// output rows): rows·winoCols plus one cache line, so that the 16 points of
+// a tile, which the transforms store or load together, do not fall into
+// the same cache set (at 32 rows the plain stride is 16 KiB, and the
+// transforms ran 3× slower).
+func winoStride(rows int) int { return rows*winoCols + 16 }
+
+// padSquare returns the padded square of board square sq.
+func padSquare(sq int) int { return (sq/8+1)*padSide + sq%8 + 1 }
+
+// winoLayer is one 3×3 convolution's filters in the transformed domain.
+type winoLayer struct {
+	cin, cout int
+	// rows is cout rounded up to a multiple of winoRowBlock: the row count
+	// of the products' outputs M_ξ (rows beyond cout are computed from zero
+	// filters and never read).
+	rows int
+	// u holds U_ξ = G g Gᵀ as 16 row-major [cout][cin] matrices.
+	u []float32
+	// packed holds the same filters for the AVX-512 product: for each ξ and
+	// block of winoRowBlock output rows, cin groups of winoRowBlock floats
+	// (the block's rows side by side for one input channel), zero-padded
+	// to rows.
+	packed []float32
+	// w and bias are the filters as given ([cout][cin·9], row-major, and
+	// [cout]), for the direct path (forwardDirect).
+	w, bias []float32
+}
+
+func newWinoLayer(cin, cout int) *winoLayer {
+	rows := (cout + winoPadRows) / winoRowBlock * winoRowBlock
+	return &winoLayer{
+		cin: cin, cout: cout, rows: rows,
+		u:      make([]float32, winoPoints*cout*cin),
+		packed: make([]float32, winoPoints*rows*cin),
+		w:      make([]float32, cout*cin*9),
+		bias:   make([]float32, cout),
+	}
+}
+
+// setFilters transforms w ([cout][cin][3][3], row-major) and copies bias.
+func (l *winoLayer) setFilters(w, bias []float32) {
+	l.setFilterRange(w, bias, 0, l.cout)
+}
+
+// setFilterRange is setFilters for output channels [co0, co1) only (which
+// goroutines can share out).
+func (l *winoLayer) setFilterRange(w, bias []float32, co0, co1 int) {
+	for co := co0; co < co1; co++ {
+		for ci := 0; ci < l.cin; ci++ {
+			u := transformFilter(w[(co*l.cin+ci)*9:])
+			for xi, v := range u {
+				l.set(xi, co, ci, v)
+			}
+		}
+	}
+	n := l.cin * 9
+	copy(l.w[co0*n:co1*n], w[co0*n:co1*n])
+	copy(l.bias[co0:co1], bias[co0:co1])
+}
+
+// setTransposeOf makes l (built as newWinoLayer(src.cout, src.cin)) hold
+// the transposes U_ξᵀ of src's transformed filters, which map a
+// convolution's output gradient back to its input, for src's output
+// channels [co0, co1) (which goroutines can share out). No bias.
+func (l *winoLayer) setTransposeOf(src *winoLayer, co0, co1 int) {
+	for xi := 0; xi < winoPoints; xi++ {
+		for co := co0; co < co1; co++ {
+			row := src.u[(xi*src.cout+co)*src.cin:][:src.cin]
+			for ci, v := range row {
+				l.set(xi, ci, co, v)
+			}
+		}
+	}
+}
+
+// set stores U_ξ[row][col] in both layouts.
+func (l *winoLayer) set(xi, row, col int, v float32) {
+	l.u[(xi*l.cout+row)*l.cin+col] = v
+	blk, r := row/winoRowBlock, row%winoRowBlock
+	l.packed[(xi*l.rows+blk*winoRowBlock)*l.cin+col*winoRowBlock+r] = v
+}
+
+// transformFilter returns U = G f Gᵀ of a 3×3 filter f (its first 9
+// floats, row-major), point ξ = 4·row + column, computed in float64 and
+// rounded once.
+func transformFilter(f []float32) [winoPoints]float32 {
+	// G = [[1, 0, 0], [½, ½, ½], [½, −½, ½], [0, 0, 1]]
+	g := [4][3]float64{{1, 0, 0}, {winoHalf, winoHalf, winoHalf}, {winoHalf, -winoHalf, winoHalf}, {0, 0, 1}}
+	var t [4][3]float64 // G·f
+	for r := 0; r < 4; r++ {
+		for c := 0; c < 3; c++ {
+			t[r][c] = g[r][0]*float64(f[c]) + g[r][1]*float64(f[3+c]) + g[r][2]*float64(f[6+c])
+		}
+	}
+	var u [winoPoints]float32
+	for r := 0; r < 4; r++ {
+		for c := 0; c < 4; c++ { // (G·f)·Gᵀ
+			u[r*4+c] = float32(t[r][0]*g[c][0] + t[r][1]*g[c][1] + t[r][2]*g[c][2])
+		}
+	}
+	return u
+}
+
+// winoInputGo writes the transformed input V = Bᵀ d B of every tile of
+// channels [0, cin) of src (lane layout) to v: point ξ of channel c's tile
+// t, lane p, at v[ξ·xiStride + c·ld + t·lanes + p] (the fast path's
+// layout has ld = winoCols, xiStride = winoStride(cin); training puts
+// several groups side by side in wider rows). Bᵀ = [[1, 0, −1, 0],
+// [0, 1, 1, 0], [0, −1, 1, 0], [0, 1, 0, −1]]. The portable kernel, and
+// the reference for the assembly ones.
+func winoInputGo(src []float32, cin int, v []float32, ld, xiStride int) {
+	for ci := 0; ci < cin; ci++ {
+		a := src[ci*laneChannel : (ci+1)*laneChannel]
+		for t := 0; t < winoTiles; t++ {
+			base := (t/4)*laneTileRow + (t%4)*laneTileCol
+			dst := ci*ld + t*lanes
+			for p := 0; p < lanes; p++ {
+				var d, bd [4][4]float32
+				for i := 0; i < 4; i++ {
+					for j := 0; j < 4; j++ {
+						d[i][j] = a[base+i*laneRow+j*lanes+p]
+					}
+				}
+				for j := 0; j < 4; j++ { // Bᵀ·d
+					bd[0][j] = d[0][j] - d[2][j]
+					bd[1][j] = d[1][j] + d[2][j]
+					bd[2][j] = d[2][j] - d[1][j]
+					bd[3][j] = d[1][j] - d[3][j]
+				}
+				for i := 0; i < 4; i++ { // (Bᵀ·d)·B
+					r := bd[i]
+					o := dst + 4*i*xiStride + p
+					v[o] = r[0] - r[2]
+					v[o+xiStride] = r[1] + r[2]
+					v[o+2*xiStride] = r[2] - r[1]
+					v[o+3*xiStride] = r[1] - r[3]
+				}
+			}
+		}
+	}
+}
+
+// winoOutputGo writes the convolution's output Y = Aᵀ M A of every tile
+// of channels [0, cout) from m (M[ξ][row][tile][lane], rows rows per ξ) to
+// dst (lane layout, interior squares only), adding bias; with residual it
+// adds dst's old values too (out = dst + conv), and with relu it clamps at
+// zero. Aᵀ = [[1, 1, 1, 0], [0, 1, −1, −1]]. The portable kernel, and the
+// reference for the assembly ones.
+func winoOutputGo(m []float32, rows, cout int, bias, dst []float32, residual, relu bool) {
+	xiStride := winoStride(rows)
+	for co := 0; co < cout; co++ {
+		out := dst[co*laneChannel : (co+1)*laneChannel]
+		for t := 0; t < winoTiles; t++ {
+			src := co*winoCols + t*lanes
+			o := (t/4)*laneTileRow + (t%4)*laneTileCol + padLaneFirst
+			for p := 0; p < lanes; p++ {
+				var s [2][4]float32 // Aᵀ·M
+				for j := 0; j < 4; j++ {
+					m0 := m[src+j*xiStride+p]
+					m1 := m[src+(4+j)*xiStride+p]
+					m2 := m[src+(8+j)*xiStride+p]
+					m3 := m[src+(12+j)*xiStride+p]
+					s[0][j] = m0 + m1 + m2
+					s[1][j] = m1 - m2 - m3
+				}
+				for i := 0; i < 2; i++ { // (Aᵀ·M)·A
+					y0 := s[i][0] + s[i][1] + s[i][2] + bias[co]
+					y1 := s[i][1] - s[i][2] - s[i][3] + bias[co]
+					q := o + i*laneRow + p
+					if residual {
+						y0 += out[q]
+						y1 += out[q+lanes]
+					}
+					if relu {
+						y0, y1 = max(y0, 0), max(y1, 0)
+					}
+					out[q], out[q+lanes] = y0, y1
+				}
+			}
+		}
+	}
+}
+
+// winoOutAdjointGo is the adjoint (transpose) of the output transform,
+// for back-propagation: from the gradient dY of channels [0, cout) of a
+// convolution's output (lane layout, interior) it writes every tile's
+// dM = A dY Aᵀ to dm, point ξ of channel c's tile t, lane p, at
+// dm[ξ·xiStride + c·ld + t·lanes + p].
+func winoOutAdjointGo(dy []float32, cout int, dm []float32, ld, xiStride int) {
+	for co := 0; co < cout; co++ {
+		g := dy[co*laneChannel : (co+1)*laneChannel]
+		for t := 0; t < winoTiles; t++ {
+			q0 := (t/4)*laneTileRow + (t%4)*laneTileCol + padLaneFirst
+			dst := co*ld + t*lanes
+			for p := 0; p < lanes; p++ {
+				q := q0 + p
+				var u [4][2]float32 // A·dY
+				for b := 0; b < 2; b++ {
+					y0, y1 := g[q+b*lanes], g[q+laneRow+b*lanes]
+					u[0][b], u[1][b], u[2][b], u[3][b] = y0, y0+y1, y0-y1, -y1
+				}
+				for i := 0; i < 4; i++ { // (A·dY)·Aᵀ
+					o := dst + 4*i*xiStride + p
+					dm[o] = u[i][0]
+					dm[o+xiStride] = u[i][0] + u[i][1]
+					dm[o+2*xiStride] = u[i][0] - u[i][1]
+					dm[o+3*xiStride] = -u[i][1]
+				}
+			}
+		}
+	}
+}
+
+// winoInAdjointGo is the adjoint of the input transform: from the
+// gradient dV of every tile's transformed input (point ξ of channel c's
+// tile t, lane p, at dv[ξ·xiStride + c·winoCols + t·lanes + p]) it writes
+// the gradient of channels [0, cin) of the convolution's input to dx (lane
+// layout): the sum over the tiles whose patch covers a square of
+// B dV Bᵀ. The border squares receive the padding's gradient, which
+// callers ignore.
+func winoInAdjointGo(dv []float32, cin, xiStride int, dx []float32) {
+	clear(dx[:cin*laneChannel])
+	for ci := 0; ci < cin; ci++ {
+		g := dx[ci*laneChannel : (ci+1)*laneChannel]
+		for t := 0; t < winoTiles; t++ {
+			base := (t/4)*laneTileRow + (t%4)*laneTileCol
+			src := ci*winoCols + t*lanes
+			for p := 0; p < lanes; p++ {
+				var w [4][4]float32 // B·dV
+				for j := 0; j < 4; j++ {
+					v0 := dv[src+j*xiStride+p]
+					v1 := dv[src+(4+j)*xiStride+p]
+					v2 := dv[src+(8+j)*xiStride+p]
+					v3 := dv[src+(12+j)*xiStride+p]
+					w[0][j], w[1][j], w[2][j], w[3][j] = v0, v1-v2+v3, v1+v2-v0, -v3
+				}
+				for a := 0; a < 4; a++ { // (B·dV)·Bᵀ, added onto the patch
+					r := w[a]
+					q := base + a*laneRow + p
+					g[q] += r[0]
+					g[q+lanes] += r[1] - r[2] + r[3]
+					g[q+2*lanes] += r[1] + r[2] - r[0]
+					g[q+3*lanes] -= r[3]
+				}
+			}
+		}
+	}
+}
+
+// filterGradient turns the gradient dU of the transformed filters (for
+// each filter pair, its 16 points: du[(co·cin + ci)·16 + ξ]) into the
+// gradient of the 3×3 filters, dw [cout][cin][3][3]: the adjoint Gᵀ dU G
+// of the filter transform, in float64.
+func filterGradient(du []float64, cin, cout int, dw []float32) {
+	g := [4][3]float64{{1, 0, 0}, {winoHalf, winoHalf, winoHalf}, {winoHalf, -winoHalf, winoHalf}, {0, 0, 1}}
+	for f := 0; f < cout*cin; f++ {
+		u := du[f*winoPoints : (f+1)*winoPoints]
+		var t [3][4]float64 // Gᵀ·dU
+		for a := 0; a < 3; a++ {
+			for j := 0; j < 4; j++ {
+				t[a][j] = g[0][a]*u[j] + g[1][a]*u[4+j] + g[2][a]*u[8+j] + g[3][a]*u[12+j]
+			}
+		}
+		out := dw[f*9 : f*9+9]
+		for a := 0; a < 3; a++ {
+			for b := 0; b < 3; b++ {
+				out[a*3+b] = float32(t[a][0]*g[0][b] + t[a][1]*g[1][b] + t[a][2]*g[2][b] + t[a][3]*g[3][b])
+			}
+		}
+	}
+}
+
+// gemmNTGo computes C = A·Bᵀ for row-major A (m×k) and B (n×k): every
+// element a dot product of two rows. The portable kernel.
+func gemmNTGo(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+	for i := 0; i < m; i++ {
+		ar := a[i*lda : i*lda+k]
+		for j := 0; j < n; j++ {
+			br := b[j*ldb : j*ldb+k]
+			var s float32
+			for l, v := range ar {
+				s += v * br[l]
+			}
+			c[i*ldc+j] = s
+		}
+	}
+}
+
+// toLanes writes s ≤ lanes positions' planes (position-major, channels
+// planes of 64 squares each, as env encodes them) into dst's interior in
+// lane layout; lanes s.. are zeroed.
+func toLanes(src []float32, channels, s int, dst []float32) {
+	for c := 0; c < channels; c++ {
+		ch := dst[c*laneChannel : (c+1)*laneChannel]
+		for sq := 0; sq < planeSquares; sq++ {
+			d := ch[padSquare(sq)*lanes : padSquare(sq)*lanes+lanes : padSquare(sq)*lanes+lanes]
+			for p := 0; p < s; p++ {
+				d[p] = src[(p*channels+c)*planeSquares+sq]
+			}
+			clear(d[s:])
+		}
+	}
+}
+
+// fromLanes writes the interior of channels [0, channels) of src (lane
+// layout) for lanes [0, s) to dst, position-major: dst[p·posStride +
+// c·64 + square].
+func fromLanes(src []float32, channels, s int, dst []float32, posStride int) {
+	for c := 0; c < channels; c++ {
+		ch := src[c*laneChannel : (c+1)*laneChannel]
+		for sq := 0; sq < planeSquares; sq++ {
+			d := ch[padSquare(sq)*lanes : padSquare(sq)*lanes+lanes : padSquare(sq)*lanes+lanes]
+			for p := 0; p < s; p++ {
+				dst[p*posStride+c*planeSquares+sq] = d[p]
+			}
+		}
+	}
+}

@@ -1,0 +1,45 @@
+//go:build !amd64 || purego
+
+package model
+
+// No assembly kernels on this platform or with the purego tag; these are
+// never selected (see availableKernels) but keep the kernel table uniform.
+const haveAVX512 = false
+
+func winoInputAVX2(src []float32, cin int, v []float32, ld, xiStride int) {
+	winoInputGo(src, cin, v, ld, xiStride)
+}
+
+func winoOutputAVX2(m []float32, rows, cout int, bias, dst []float32, residual, relu bool) {
+	winoOutputGo(m, rows, cout, bias, dst, residual, relu)
+}
+
+func productsAVX512(l *winoLayer, v, m []float32) { productsGo(l, v, m) }
+
+func toLanesAVX2(src []float32, channels, s int, dst []float32) { toLanes(src, channels, s, dst) }
+
+func fromLanesAVX2(src []float32, channels, s int, dst []float32, posStride int) {
+	fromLanes(src, channels, s, dst, posStride)
+}
+
+func gemmNTAVX512(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+	gemmNTGo(m, n, k, a, lda, b, ldb, c, ldc)
+}
+
+func gemmNTAVX2(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+	gemmNTGo(m, n, k, a, lda, b, ldb, c, ldc)
+}
+
+func winoOutAdjointAVX2(dy []float32, cout int, dm []float32, ld, xiStride int) {
+	winoOutAdjointGo(dy, cout, dm, ld, xiStride)
+}
+
+func winoInAdjointAVX2(dv []float32, cin, xiStride int, dx []float32) {
+	winoInAdjointGo(dv, cin, xiStride, dx)
+}
+
+func reluGradAVX2(dy, y, d []float32) { reluGradGo(dy, y, d) }
+
+func channelSumsAVX2(x []float32, batch, channels, lo, hi int, sums []float32) {
+	channelSumsGo(x, batch, channels, lo, hi, sums)
+}

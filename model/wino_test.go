@@ -1,0 +1,410 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// refConvLanes is a plain float64 same-padded 3×3 convolution on the lane
+// layout: out[co][sq][p] = bias[co] + Σ w[co][ci][ky][kx]·in[ci][sq+(ky−1,kx−1)][p].
+func refConvLanes(in []float32, cin int, w, bias []float32, cout int) []float64 {
+	out := make([]float64, cout*laneChannel)
+	for co := 0; co < cout; co++ {
+		for sq := 0; sq < planeSquares; sq++ {
+			r, f := sq/8, sq%8
+			for p := 0; p < lanes; p++ {
+				s := float64(bias[co])
+				for ci := 0; ci < cin; ci++ {
+					for ky := 0; ky < 3; ky++ {
+						for kx := 0; kx < 3; kx++ {
+							rr, ff := r+ky-1, f+kx-1
+							if rr < 0 || rr > 7 || ff < 0 || ff > 7 {
+								continue
+							}
+							s += float64(w[((co*cin+ci)*3+ky)*3+kx]) * float64(in[ci*laneChannel+padSquare(rr*8+ff)*lanes+p])
+						}
+					}
+				}
+				out[co*laneChannel+padSquare(sq)*lanes+p] = s
+			}
+		}
+	}
+	return out
+}
+
+// randomLanes returns channels planes in lane layout with random interior
+// values and a zero border.
+func randomLanes(rng *rand.Rand, channels int) []float32 {
+	a := make([]float32, channels*laneChannel)
+	for c := 0; c < channels; c++ {
+		for sq := 0; sq < planeSquares; sq++ {
+			for p := 0; p < lanes; p++ {
+				a[c*laneChannel+padSquare(sq)*lanes+p] = rng.Float32()*2 - 1
+			}
+		}
+	}
+	return a
+}
+
+// Every kernel set's Winograd convolution (input transform, products,
+// output transform with its bias, residual and ReLU) matches a plain
+// float64 convolution, for channel counts that fill no register block
+// evenly as well as the network's, and leaves the border, the channels
+// past cout and the buffers' slack untouched.
+func TestWinogradConvolution(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 15))
+	for _, name := range availableKernels() {
+		k, err := kernelSet(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sz := range [][2]int{{1, 1}, {3, 5}, {8, 8}, {37, 32}, {32, 32}, {5, 9}, {32, 73}, {64, 17}} {
+			cin, cout := sz[0], sz[1]
+			for _, mode := range []struct{ residual, relu bool }{{false, false}, {false, true}, {true, false}, {true, true}} {
+				t.Run(fmt.Sprintf("%s/%dx%d/res=%v,relu=%v", name, cin, cout, mode.residual, mode.relu), func(t *testing.T) {
+					in := randomLanes(rng, cin)
+					w := make([]float32, cout*cin*9)
+					bias := make([]float32, cout)
+					for i := range w {
+						w[i] = float32(rng.NormFloat64() / math.Sqrt(float64(cin*9)))
+					}
+					for i := range bias {
+						bias[i] = rng.Float32() - 0.5
+					}
+					l := newWinoLayer(cin, cout)
+					l.setFilters(w, bias)
+					want := refConvLanes(in, cin, w, bias, cout)
+					// One spare channel and some slack after it: must stay untouched.
+					const sentinel = 12345
+					dst := randomLanes(rng, cout+1)
+					for i := cout * laneChannel; i < len(dst); i++ {
+						dst[i] = sentinel
+					}
+					old := append([]float32(nil), dst...)
+					v := make([]float32, winoPoints*winoStride(cin)+7)
+					m := make([]float32, winoPoints*winoStride(l.rows)+7)
+					k.winoIn(in, cin, v, winoCols, winoStride(cin))
+					k.products(l, v, m)
+					k.winoOut(m, l.rows, cout, l.bias, dst, mode.residual, mode.relu)
+					for i, got := range dst {
+						c, sq := i/laneChannel, i%laneChannel/lanes
+						interior := c < cout && sq/padSide >= 1 && sq/padSide <= 8 && sq%padSide >= 1 && sq%padSide <= 8
+						if !interior {
+							if got != old[i] {
+								t.Fatalf("wrote %v outside the output's interior (channel %d, padded square %d), was %v", got, c, sq, old[i])
+							}
+							continue
+						}
+						exp := want[i]
+						if mode.residual {
+							exp += float64(old[i])
+						}
+						if mode.relu {
+							exp = math.Max(exp, 0)
+						}
+						if d := math.Abs(float64(got) - exp); d > 2e-6*math.Sqrt(float64(cin*9))+1e-6 {
+							t.Fatalf("channel %d padded square %d lane %d: %v, want %v (|Δ| %.3g)", c, sq, i%lanes, got, exp, d)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// The assembly transforms compute exactly what the portable ones compute
+// (the same additions in the same order), on random data including the
+// stale values a reused buffer holds.
+func TestWinogradTransformsExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 16))
+	ref, err := kernelSet(kernelsPortable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range availableKernels() {
+		k, err := kernelSet(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ch := range []int{1, 2, 7, 37} {
+			in := randomLanes(rng, ch)
+			n := winoPoints * winoStride(ch)
+			v1, v2 := make([]float32, n), make([]float32, n)
+			ref.winoIn(in, ch, v1, winoCols, winoStride(ch))
+			k.winoIn(in, ch, v2, winoCols, winoStride(ch))
+			for i := range v1 {
+				if v1[i] != v2[i] {
+					t.Fatalf("%s: input transform of %d channels differs at %d: %v, want %v", name, ch, i, v2[i], v1[i])
+				}
+			}
+			rows := (ch + winoPadRows) / winoRowBlock * winoRowBlock
+			m := make([]float32, winoPoints*winoStride(rows))
+			for i := range m {
+				m[i] = rng.Float32()*2 - 1
+			}
+			bias := make([]float32, ch)
+			for i := range bias {
+				bias[i] = rng.Float32() - 0.5
+			}
+			// The adjoints: output gradient → dM, and dV → input gradient.
+			gl := randomLanes(rng, ch)
+			a1, a2 := make([]float32, len(m)), make([]float32, len(m))
+			ref.winoOutAdj(gl, ch, a1, winoCols, winoStride(rows))
+			k.winoOutAdj(gl, ch, a2, winoCols, winoStride(rows))
+			for i := range a1 {
+				if math.Float32bits(a1[i]) != math.Float32bits(a2[i]) {
+					t.Fatalf("%s: output adjoint of %d channels differs at %d: %v, want %v", name, ch, i, a2[i], a1[i])
+				}
+			}
+			x1, x2 := make([]float32, ch*laneChannel), randomLanes(rng, ch) // stale values must not matter
+			ref.winoInAdj(m, ch, winoStride(rows), x1)
+			k.winoInAdj(m, ch, winoStride(rows), x2)
+			for i := range x1 {
+				if math.Float32bits(x1[i]) != math.Float32bits(x2[i]) {
+					t.Fatalf("%s: input adjoint of %d channels differs at %d: %v, want %v", name, ch, i, x2[i], x1[i])
+				}
+			}
+			for _, flags := range [][2]bool{{false, false}, {true, true}, {true, false}, {false, true}} {
+				d1, d2 := randomLanes(rng, ch), make([]float32, ch*laneChannel)
+				copy(d2, d1)
+				ref.winoOut(m, rows, ch, bias, d1, flags[0], flags[1])
+				k.winoOut(m, rows, ch, bias, d2, flags[0], flags[1])
+				for i := range d1 {
+					if d1[i] != d2[i] {
+						t.Fatalf("%s: output transform of %d channels (residual, relu = %v) differs at %d: %v, want %v", name, ch, flags, i, d2[i], d1[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+// Every kernel set's toLanes and fromLanes are inverse on the interior;
+// toLanes zeroes the unused lanes of a partial group and never writes the
+// border, and fromLanes writes nothing but the positions' channels.
+func TestLaneLayout(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 17))
+	for _, name := range availableKernels() {
+		k, err := kernelSet(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ch := range []int{1, 3, 37} {
+			for s := 1; s <= lanes; s++ {
+				src := make([]float32, s*ch*planeSquares)
+				for i := range src {
+					src[i] = rng.Float32() + 1
+				}
+				dst := make([]float32, ch*laneChannel)
+				for i := range dst {
+					dst[i] = 7
+				}
+				k.toLanes(src, ch, s, dst)
+				for c := 0; c < ch; c++ {
+					for ps := 0; ps < padSquares; ps++ {
+						r, f := ps/padSide, ps%padSide
+						for p := 0; p < lanes; p++ {
+							got := dst[c*laneChannel+ps*lanes+p]
+							switch {
+							case r == 0 || r == 9 || f == 0 || f == 9:
+								if got != 7 {
+									t.Fatalf("%s ch=%d s=%d: border written: %v", name, ch, s, got)
+								}
+							case p >= s:
+								if got != 0 {
+									t.Fatalf("%s ch=%d s=%d: unused lane %d holds %v", name, ch, s, p, got)
+								}
+							default:
+								if want := src[(p*ch+c)*planeSquares+(r-1)*8+f-1]; got != want {
+									t.Fatalf("%s ch=%d s=%d: channel %d square %d lane %d: %v, want %v", name, ch, s, c, ps, p, got, want)
+								}
+							}
+						}
+					}
+				}
+				// Back, into blocks with a spare channel that must stay untouched.
+				stride := (ch + 1) * planeSquares
+				back := make([]float32, s*stride)
+				for i := range back {
+					back[i] = -1
+				}
+				k.fromLanes(dst, ch, s, back, stride)
+				for p := 0; p < s; p++ {
+					for i := 0; i < stride; i++ {
+						got, want := back[p*stride+i], float32(-1)
+						if i < ch*planeSquares {
+							want = src[p*ch*planeSquares+i]
+						}
+						if got != want {
+							t.Fatalf("%s ch=%d s=%d: position %d float %d: %v, want %v", name, ch, s, p, i, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// Every kernel set's C = A·Bᵀ matches a float64 product, for the block
+// kernels' sizes and for sizes they leave to the portable loop, with
+// padded strides; it writes nothing outside C.
+func TestGemmNT(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 19))
+	for _, name := range availableKernels() {
+		k, err := kernelSet(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sz := range [][3]int{{4, 4, 16}, {4, 4, 8}, {8, 12, 128}, {32, 40, 1024}, {5, 7, 33}, {4, 8, 24}, {1, 1, 1}} {
+			m, n, kk := sz[0], sz[1], sz[2]
+			lda, ldb, ldc := kk+3, kk+5, n+2
+			a, b := make([]float32, m*lda), make([]float32, n*ldb)
+			for i := range a {
+				a[i] = rng.Float32()*2 - 1
+			}
+			for i := range b {
+				b[i] = rng.Float32()*2 - 1
+			}
+			c := make([]float32, m*ldc)
+			for i := range c {
+				c[i] = float32(math.NaN())
+			}
+			k.gemmNT(m, n, kk, a, lda, b, ldb, c, ldc)
+			for i := 0; i < m; i++ {
+				for j := 0; j < ldc; j++ {
+					got := c[i*ldc+j]
+					if j >= n {
+						if !math.IsNaN(float64(got)) {
+							t.Fatalf("%s %v: wrote C[%d][%d] outside C", name, sz, i, j)
+						}
+						continue
+					}
+					var want float64
+					for l := 0; l < kk; l++ {
+						want += float64(a[i*lda+l]) * float64(b[j*ldb+l])
+					}
+					if d := math.Abs(float64(got) - want); d > 1e-5*math.Sqrt(float64(kk))+1e-6 {
+						t.Fatalf("%s %v: C[%d][%d] = %v, want %v", name, sz, i, j, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// The adjoint transforms are the transposes of the transforms:
+// ⟨T x, y⟩ = ⟨x, Tᵀ y⟩ for the input transform (on the interior of x: the
+// border is the convolution's padding) and the output transform (no bias,
+// residual or ReLU), for every kernel set.
+func TestWinogradAdjoints(t *testing.T) {
+	rng := rand.New(rand.NewPCG(20, 20))
+	dot := func(a, b []float32) float64 {
+		var s float64
+		for i := range a {
+			s += float64(a[i]) * float64(b[i])
+		}
+		return s
+	}
+	interior := func(a []float32) []float32 { // a copy with the border zeroed
+		b := make([]float32, len(a))
+		for i := range a {
+			if sq := i % laneChannel / lanes; sq/padSide >= 1 && sq/padSide <= 8 && sq%padSide >= 1 && sq%padSide <= 8 {
+				b[i] = a[i]
+			}
+		}
+		return b
+	}
+	for _, name := range availableKernels() {
+		k, err := kernelSet(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ch := range []int{1, 5, 32} {
+			xi := winoStride(ch)
+			// Input transform: V = T x, ⟨V, dV⟩ = ⟨x, Tᵀ dV⟩.
+			x := randomLanes(rng, ch)
+			v := make([]float32, winoPoints*xi)
+			k.winoIn(x, ch, v, winoCols, xi)
+			dv := make([]float32, len(v))
+			for i := range dv {
+				dv[i] = rng.Float32()*2 - 1
+			}
+			dx := make([]float32, ch*laneChannel)
+			k.winoInAdj(dv, ch, xi, dx)
+			if l, r := dot(v, dv), dot(x, interior(dx)); math.Abs(l-r) > 1e-4*(math.Abs(l)+1) {
+				t.Errorf("%s, %d channels: input transform ⟨Tx, y⟩ = %v but ⟨x, Tᵀy⟩ = %v", name, ch, l, r)
+			}
+			// Output transform: Y = T M, ⟨Y, dY⟩ = ⟨M, Tᵀ dY⟩.
+			m := make([]float32, winoPoints*xi)
+			for i := range m {
+				m[i] = rng.Float32()*2 - 1
+			}
+			y := make([]float32, ch*laneChannel)
+			k.winoOut(m, ch, ch, make([]float32, ch), y, false, false)
+			dy := interior(randomLanes(rng, ch))
+			dm := make([]float32, len(m))
+			k.winoOutAdj(dy, ch, dm, winoCols, xi)
+			if l, r := dot(y, dy), dot(m, dm); math.Abs(l-r) > 1e-4*(math.Abs(l)+1) {
+				t.Errorf("%s, %d channels: output transform ⟨TM, y⟩ = %v but ⟨M, Tᵀy⟩ = %v", name, ch, l, r)
+			}
+		}
+	}
+}
+
+// The ReLU and bias gradient kernels of every set compute exactly what the
+// portable ones compute, including lengths that are not whole vectors.
+func TestGradientKernelsExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 23))
+	ref, err := kernelSet(kernelsPortable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range availableKernels() {
+		k, err := kernelSet(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{1, 7, 8, 64, 1000, 4099} {
+			dy, y := make([]float32, n), make([]float32, n)
+			for i := range dy {
+				dy[i], y[i] = rng.Float32()*2-1, rng.Float32()*2-1
+			}
+			y[0] = 0 // the kink: no gradient
+			d1, d2 := make([]float32, n), make([]float32, n)
+			ref.reluGrad(dy, y, d1)
+			k.reluGrad(dy, y, d2)
+			for i := range d1 {
+				want := dy[i]
+				if y[i] <= 0 {
+					want = 0
+				}
+				if d1[i] != want || math.Float32bits(d2[i]) != math.Float32bits(d1[i]) {
+					t.Fatalf("%s n=%d: relu gradient [%d] = %v (portable %v), want %v", name, n, i, d2[i], d1[i], want)
+				}
+			}
+		}
+		for _, sz := range [][2]int{{1, 1}, {3, 5}, {130, 32}} {
+			batch, ch := sz[0], sz[1]
+			x := make([]float32, batch*ch*planeSquares)
+			for i := range x {
+				x[i] = rng.Float32()*2 - 1
+			}
+			s1, s2 := make([]float32, ch), make([]float32, ch)
+			ref.channelSums(x, batch, ch, 0, ch, s1)
+			k.channelSums(x, batch, ch, 0, ch, s2)
+			for c := 0; c < ch; c++ {
+				var want float64
+				for b := 0; b < batch; b++ {
+					for q := 0; q < planeSquares; q++ {
+						want += float64(x[(b*ch+c)*planeSquares+q])
+					}
+				}
+				if math.Float32bits(s1[c]) != math.Float32bits(s2[c]) || math.Abs(float64(s1[c])-want) > 1e-5*float64(batch*planeSquares) {
+					t.Fatalf("%s %v: channel %d sums to %v (portable %v), want %v", name, sz, c, s2[c], s1[c], want)
+				}
+			}
+		}
+	}
+}
