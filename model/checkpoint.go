@@ -36,14 +36,17 @@ import (
 // encoding is refused with ErrEncoding.
 const (
 	ckptMagic   = "AZNNCKPT"
-	ckptVersion = 2
+	ckptVersion = 3
 	// Version history (keep in step with readCheckpointBytes):
 	//   1: networks of 34 input planes (one of them the colour to move)
 	//      with a fully connected policy head over the retired 1858-move
 	//      table. Refused: their input and output layers fit nothing this
 	//      build computes.
 	//   2: the convolutional policy head over env's move-type planes; the
-	//      header gains input_planes and policy_layout.
+	//      header gains input_planes and policy_layout. Refused: its value
+	//      head's hidden layer reads every square's features.
+	//   3: the value head averages its filters over the board first
+	//      (value.fc1 is [ValueChannels, ValueHidden]).
 	ckptPreamble = 16
 	// maxPlausibleVersion bounds the versions a newer AliceZero might
 	// write (one per format change); beyond it a version is garbage.
@@ -224,7 +227,9 @@ func readCheckpointBytes(b []byte) (*Checkpoint, error) {
 	version := binary.LittleEndian.Uint32(b[8:])
 	switch {
 	case version == ckptVersion:
-		return readV2(b)
+		return readCurrent(b)
+	case version == 2:
+		return nil, fmt.Errorf("model: %w: file has format version 2, a network whose value head reads every square (retired for one that averages over the board); this build cannot run it: train a new network", ErrVersion)
 	case version == 1:
 		return nil, fmt.Errorf("model: %w: file has format version 1, a network of the retired design (34 input planes, a fully connected policy head over the 1858-move table) that this build cannot run; train a new network", ErrVersion)
 	case version > ckptVersion && version <= maxPlausibleVersion:
@@ -240,7 +245,7 @@ func readCheckpointBytes(b []byte) (*Checkpoint, error) {
 // implemented so far has the same one.
 func policyLayout() *env.PolicyLayout { return env.Alice.Policy() }
 
-func readV2(b []byte) (*Checkpoint, error) {
+func readCurrent(b []byte) (*Checkpoint, error) {
 	hlen := int64(binary.LittleEndian.Uint32(b[12:]))
 	if hlen > maxHeaderSize {
 		return nil, fmt.Errorf("model: %w: header length %d exceeds %d", ErrCorrupt, hlen, maxHeaderSize)

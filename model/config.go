@@ -19,7 +19,8 @@ type Config struct {
 	// PolicyChannels is the number of 3×3 filters in the policy head,
 	// before the 1×1 convolution to the env.PolicyPlanes move-type planes.
 	PolicyChannels int `json:"policy_channels"`
-	// ValueChannels is the number of 1×1 filters in the value head.
+	// ValueChannels is the number of 1×1 filters in the value head, each
+	// averaged over the board before the hidden layer.
 	ValueChannels int `json:"value_channels"`
 	// ValueHidden is the width of the value head's hidden layer.
 	ValueHidden int `json:"value_hidden"`
@@ -33,12 +34,12 @@ const DefaultPreset = "small"
 func presets() map[string]Config {
 	return map[string]Config{
 		// tiny trains in seconds: unit tests and CI.
-		"tiny": {Blocks: 1, Channels: 8, PolicyChannels: 8, ValueChannels: 1, ValueHidden: 16},
+		"tiny": {Blocks: 1, Channels: 8, PolicyChannels: 8, ValueChannels: 8, ValueHidden: 16},
 		// small learns visibly within an hour on 2 cores and evaluates
 		// well over a thousand positions per second on the fast path.
-		"small": {Blocks: 4, Channels: 32, PolicyChannels: 32, ValueChannels: 2, ValueHidden: 64},
+		"small": {Blocks: 4, Channels: 32, PolicyChannels: 32, ValueChannels: 32, ValueHidden: 64},
 		// medium is for longer runs on more cores.
-		"medium": {Blocks: 6, Channels: 64, PolicyChannels: 64, ValueChannels: 4, ValueHidden: 128},
+		"medium": {Blocks: 6, Channels: 64, PolicyChannels: 64, ValueChannels: 64, ValueHidden: 128},
 	}
 }
 
@@ -147,8 +148,13 @@ func (c Config) specs() []paramSpec {
 	// net that knows nothing.
 	conv("policy.conv", P, C, 3, 1)
 	conv("policy.logits", env.PolicyPlanes, P, 1, 0.1)
+	// The value head averages its 1×1 filters over the board before its
+	// hidden layer (global average pooling, as KataGo's heads do): what
+	// decides a position's value, such as material, is counted wherever it
+	// stands, and a layer over every square's features would learn where
+	// pieces stood in the games it saw instead.
 	conv("value.conv", V, C, 1, 1)
-	fc("value.fc1", V*sq, H, 1)
+	fc("value.fc1", V, H, 1)
 	fc("value.fc2", H, env.WDLSize, 0.1)
 	return s
 }
@@ -169,7 +175,7 @@ func (c Config) FLOPsPerPosition() int {
 	f := 2 * sq * C * env.NumPlanes * 9
 	f += c.Blocks * 2 * (2 * sq * C * C * 9)
 	f += 2*sq*C*P*9 + 2*sq*P*env.PolicyPlanes
-	f += 2*sq*C*V + 2*V*sq*H + 2*H*env.WDLSize
+	f += 2*sq*C*V + sq*V + 2*V*H + 2*H*env.WDLSize
 	return f
 }
 

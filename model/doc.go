@@ -9,8 +9,9 @@
 // channels (conv-ReLU-conv, skip, ReLU), a convolutional policy head (3×3
 // conv to Config.PolicyChannels, ReLU, 1×1 conv with bias to the
 // env.PolicyPlanes move-type planes, whose flattening, plane·64 + square,
-// is env's policy index) and a value head (1×1 conv, ReLU, fully connected,
-// ReLU, fully connected to 3 logits, softmax). There is no batch
+// is env's policy index) and a value head (1×1 conv to
+// Config.ValueChannels, ReLU, the average of each filter over the board,
+// fully connected, ReLU, fully connected to 3 logits, softmax). There is no batch
 // normalisation, so a net is entirely described by its parameters (see
 // Weights). Preset gives named sizes: "tiny" for tests, "small" (the
 // default) for 2-core training, "medium".

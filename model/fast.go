@@ -224,6 +224,7 @@ type fastWorker struct {
 	in, x, y, pc, vc []float32 // lane layout
 	v, m             []float32 // V_ξ and M_ξ of one convolution
 	pcT, vflat, vhid []float32 // position-major
+	vpool            []float32 // the value filters' board averages
 	d                directBuffers
 }
 
@@ -256,6 +257,7 @@ func newFastWorker(net *fastNet, k *fastKernels) *fastWorker {
 		m:     make([]float32, winoPoints*winoStride(rows)),
 		pcT:   onesRows(lanes, P+1, planeSquares),
 		vflat: make([]float32, lanes*V*planeSquares),
+		vpool: make([]float32, lanes*V),
 		vhid:  make([]float32, lanes*H),
 		d: directBuffers{
 			in:  make([]float32, env.NumPlanes*dn),
@@ -410,15 +412,25 @@ func onesRows(blocks, rows, n int) []float32 {
 }
 
 // valueHead computes s positions' WDL from the value conv's output,
-// flattened position-major in f.vflat: FC, ReLU, FC, softmax.
+// flattened position-major in f.vflat: average over the board, FC, ReLU,
+// FC, softmax.
 func (f *fastWorker) valueHead(s int, wdl []float32) {
 	net := f.net
-	H, K := net.cfg.ValueHidden, net.cfg.ValueChannels*env.PlaneSize
+	const sq = env.PlaneSize
+	H, V := net.cfg.ValueHidden, net.cfg.ValueChannels
+	pool := f.vpool[:s*V]
+	for i := range pool {
+		var sum float32
+		for _, x := range f.vflat[i*sq : (i+1)*sq] {
+			sum += x
+		}
+		pool[i] = sum / sq
+	}
 	hid := f.vhid[:s*H]
 	for p := 0; p < s; p++ {
 		copy(hid[p*H:(p+1)*H], net.valF1B)
 	}
-	f.k.gemm(s, H, K, f.vflat, K, net.valF1W, H, hid, H, true)
+	f.k.gemm(s, H, V, pool, V, net.valF1W, H, hid, H, true)
 	for p := 0; p < s; p++ {
 		h := hid[p*H : (p+1)*H]
 		var l [env.WDLSize]float32

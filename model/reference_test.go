@@ -76,7 +76,14 @@ func refForward(w *Weights, planes []float32) (policy []float64, wdl []float64) 
 	}
 	// The policy planes, channel-major: index plane·64 + square.
 	policy = conv(relu(conv(h, C, "policy.conv", 3)), cfg.PolicyChannels, "policy.logits", 1)
-	v := relu(fc(relu(conv(h, C, "value.conv", 1)), "value.fc1"))
+	vc := relu(conv(h, C, "value.conv", 1))
+	pooled := make([]float64, cfg.ValueChannels)
+	for c := range pooled {
+		for sq := 0; sq < 64; sq++ {
+			pooled[c] += vc[c*64+sq] / 64
+		}
+	}
+	v := relu(fc(pooled, "value.fc1"))
 	v = fc(v, "value.fc2")
 	m := math.Max(v[0], math.Max(v[1], v[2]))
 	var s float64

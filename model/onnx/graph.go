@@ -149,8 +149,9 @@ func buildGraph(w *model.Weights) (*graph, error) {
 
 	v := step(func() (string, error) { return b.conv(x, "value.conv", C, V, 1) })
 	v = step(func() (string, error) { return b.relu(v, "value.conv.relu") })
+	v = step(func() (string, error) { return b.op("GlobalAveragePool", "value.pool", []string{v}) })
 	v = step(func() (string, error) { return b.op("Flatten", "value.flatten", []string{v}, intAttr("axis", 1)) })
-	v = step(func() (string, error) { return b.fc(v, "value.fc1", "value.fc1", V*sq, H) })
+	v = step(func() (string, error) { return b.fc(v, "value.fc1", "value.fc1", V, H) })
 	v = step(func() (string, error) { return b.relu(v, "value.fc1.relu") })
 	v = step(func() (string, error) { return b.fc(v, "value.fc2", "value.fc2", H, env.WDLSize) })
 	_ = step(func() (string, error) { return b.op("Softmax", WDLName, []string{v}, intAttr("axis", 1)) })

@@ -253,10 +253,10 @@ func TestEncodedStructure(t *testing.T) {
 	for _, n := range d.nodes {
 		ops = append(ops, n.op)
 	}
-	// tiny: stem conv+relu, one block (5 nodes), policy 4, value 7.
+	// tiny: stem conv+relu, one block (5 nodes), policy 4, value 8.
 	want := []string{"Conv", "Relu", "Conv", "Relu", "Conv", "Add", "Relu",
 		"Conv", "Relu", "Conv", "Flatten",
-		"Conv", "Relu", "Flatten", "Gemm", "Relu", "Gemm", "Softmax"}
+		"Conv", "Relu", "GlobalAveragePool", "Flatten", "Gemm", "Relu", "Gemm", "Softmax"}
 	if !slices.Equal(ops, want) {
 		t.Fatalf("ops %v\nwant %v", ops, want)
 	}
@@ -349,6 +349,17 @@ func interpret(t *testing.T, d *decodedModel, planes []float32, batch int) (poli
 			out = tensor{a.dims, make([]float32, len(a.data))}
 			for i := range a.data {
 				out.data[i] = a.data[i] + b.data[i]
+			}
+		case "GlobalAveragePool":
+			x := get(n.inputs[0])
+			N, C, area := x.dims[0], x.dims[1], x.dims[2]*x.dims[3]
+			out = tensor{[]int{N, C, 1, 1}, make([]float32, N*C)}
+			for i := range out.data {
+				var s float64
+				for _, v := range x.data[i*area : (i+1)*area] {
+					s += float64(v)
+				}
+				out.data[i] = float32(s / float64(area))
 			}
 		case "Flatten":
 			x := get(n.inputs[0])
