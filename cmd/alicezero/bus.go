@@ -9,8 +9,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/term"
 
@@ -88,15 +89,13 @@ func natsLearnBus(l natsLearner) func(context.Context, string) (*train.LearnBus,
 	}
 }
 
-var unsafeWorkerChars = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
-
 // defaultWorkerName is HOST-PID, made a valid worker name.
 func defaultWorkerName() string {
 	host, err := os.Hostname()
 	if err != nil || host == "" {
 		host = "worker"
 	}
-	host = unsafeWorkerChars.ReplaceAllString(host, "-")
+	host = replaceUnsafe(host)
 	if len(host) > 40 {
 		host = host[:40]
 	}
@@ -104,6 +103,26 @@ func defaultWorkerName() string {
 		host = "w" + host
 	}
 	return fmt.Sprintf("%s-%d", host, os.Getpid())
+}
+
+// replaceUnsafe replaces each run of characters outside [A-Za-z0-9_.-] by
+// one '-' (by hand rather than a package-level regexp, which every process
+// would compile at start).
+func replaceUnsafe(s string) string {
+	var b strings.Builder
+	unsafe := false
+	for _, r := range s {
+		if r < utf8.RuneSelf && (r == '_' || r == '.' || r == '-' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') {
+			b.WriteRune(r)
+			unsafe = false
+			continue
+		}
+		if !unsafe {
+			b.WriteByte('-')
+		}
+		unsafe = true
+	}
+	return b.String()
 }
 
 // randomSeed draws a seed, so that workers started alike play different

@@ -256,3 +256,13 @@ func TestBusTokens(t *testing.T) {
 		t.Fatalf("right token: exit %d\n%s\n%s", code, out, errOut)
 	}
 }
+
+func TestReplaceUnsafe(t *testing.T) {
+	old := regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+	for _, s := range []string{"", "host", "my host.local", "a  b", "é-x", "\xff\xfeab", "-_.", "a/b\\c:d", "Ωmega 9"} {
+		want := old.ReplaceAllString(s, "-")
+		if got := replaceUnsafe(s); got != want {
+			t.Errorf("replaceUnsafe(%q) = %q, want %q", s, got, want)
+		}
+	}
+}

@@ -20,7 +20,11 @@ import (
 )
 
 // shardName matches a worker's shard file; the description is optional.
-var shardName = regexp.MustCompile(`^sp-(.+)-(\d{6,})(?:\.n(-?\d+)\.g(\d+)\.t(\d+))?\.shard$`)
+// It is compiled on first use: at package level it would cost every
+// process, most of which never read a shard folder, at start-up.
+var shardName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^sp-(.+)-(\d{6,})(?:\.n(-?\d+)\.g(\d+)\.t(\d+))?\.shard$`)
+})
 
 // Source reads the shard files of a folder for a learner.
 type Source struct {
@@ -94,7 +98,7 @@ func (s *Source) Next(ctx context.Context, wait time.Duration) ([]*bus.Delivery,
 // parseName reads a shard's description from its file name.
 func parseName(name string) bus.ShardInfo {
 	info := bus.ShardInfo{Network: -1}
-	m := shardName.FindStringSubmatch(name)
+	m := shardName().FindStringSubmatch(name)
 	if m == nil {
 		return info
 	}
@@ -228,7 +232,7 @@ func NewSink(dir, worker string) (*Sink, error) {
 		// Taken files carry a suffix: look at the shard name before it.
 		name, _, _ := strings.Cut(e.Name(), ".shard.")
 		name = strings.TrimSuffix(name, ".shard") + ".shard"
-		if m := shardName.FindStringSubmatch(name); m != nil && m[1] == worker {
+		if m := shardName().FindStringSubmatch(name); m != nil && m[1] == worker {
 			n, _ := strconv.Atoi(m[2])
 			s.seq = max(s.seq, n)
 		}

@@ -2,6 +2,7 @@ package nats
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -56,16 +57,22 @@ func Connect(o ConnOptions) (*nats.Conn, error) {
 	if o.CAFile != "" {
 		opts = append(opts, nats.RootCAs(o.CAFile))
 	}
-	url := o.URL
+	url, dial := o.URL, o.URL
 	if o.Server != nil {
 		opts = append(opts, o.Server.InProcess())
-		url = "the embedded server"
+		// Never tls://: the client would insist on TLS inside the process,
+		// and check the server's certificate against authorities the
+		// learner need not have.
+		url, dial = "the embedded server", o.Server.plainURL()
 	}
-	nc, err := nats.Connect(o.URL, opts...)
+	nc, err := nats.Connect(dial, opts...)
 	if err == nil {
 		return nc, nil
 	}
+	var certErr *tls.CertificateVerificationError
 	switch {
+	case errors.As(err, &certErr):
+		return nil, fmt.Errorf("the TLS certificate of the NATS server at %s is not trusted (give --tls-ca with the PEM file of the authority that signed it; for a self-signed certificate, the certificate itself): %w", url, err)
 	case errors.Is(err, nats.ErrAuthorization) || strings.Contains(strings.ToLower(err.Error()), "authorization violation"):
 		return nil, fmt.Errorf("the NATS server at %s refused the connection: wrong or missing token (give the learner's --token, or set ALICEZERO_TOKEN): %w", url, err)
 	case errors.Is(err, nats.ErrNoServers):

@@ -2,7 +2,6 @@ package nats
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 
 	"github.com/nats-io/nats.go"
@@ -20,9 +19,21 @@ const (
 	hdrPlayMs  = "Alice-Play-Ms"
 )
 
-// A worker's session is 16 hex digits drawn when it starts: the same
-// worker name restarted is a new session, numbering from 1 again.
-var sessionID = regexp.MustCompile(`^[0-9a-f]{16}$`)
+// validSession checks a worker's session: 16 lowercase hex digits drawn
+// when it starts, so the same worker name restarted is a new session,
+// numbering from 1 again. (Written out: a package-level regexp costs every
+// process allocations at start-up.)
+func validSession(s string) bool {
+	if len(s) != 16 {
+		return false
+	}
+	for i := range len(s) {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
 
 // maxGames bounds the games one message may claim, so that a forged header
 // cannot skew the learner's figures.
@@ -47,7 +58,7 @@ func parseHeader(h nats.Header) (shardHeader, error) {
 	if err := bus.ValidWorker(worker); err != nil {
 		return sh, fmt.Errorf("header %s: %w", hdrWorker, err)
 	}
-	if !sessionID.MatchString(session) {
+	if !validSession(session) {
 		return sh, fmt.Errorf("header %s %q: want 16 hex digits", hdrSession, session)
 	}
 	num := func(key string, lo, hi int64) (int64, error) {

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -32,12 +31,17 @@ const (
 	consumerName = "learner"
 )
 
-var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9_-]`)
-
 // NamesFor returns the names of run; characters NATS does not allow in
-// names become '_'.
+// names become '_', one for each character (each byte of invalid UTF-8).
 func NamesFor(run string) Names {
-	safe := unsafeChars.ReplaceAllString(run, "_")
+	// A loop, not a package-level regexp, which would cost every process
+	// allocations at start-up.
+	safe := strings.Map(func(r rune) rune {
+		if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_' || r == '-' {
+			return r
+		}
+		return '_'
+	}, run)
 	return Names{Run: safe, Stream: streamPrefix + safe, Subject: "alicezero." + safe + ".shards", Bucket: bucketPrefix + safe}
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -104,6 +105,13 @@ func IsLoopback(host string) bool {
 
 // URL is the address workers connect to.
 func (s *Server) URL() string { return s.ns.ClientURL() }
+
+// plainURL is URL with the nats:// scheme, for the in-process connection,
+// which needs no TLS.
+func (s *Server) plainURL() string {
+	_, hostPort, _ := strings.Cut(s.ns.ClientURL(), "://")
+	return "nats://" + hostPort
+}
 
 // InProcess is the option that connects a client inside this process
 // without the network.
