@@ -36,9 +36,9 @@ type FastOptions struct {
 // the output transform; buffers are preallocated (no allocation per call
 // once running) and a batch is split across worker goroutines by groups of
 // lanes positions. It computes what the gorgonia graph computes, to
-// float32 rounding. Safe for concurrent use, but calls are serialised: put
-// a Batcher in front of it to merge concurrent callers' positions into one
-// batch.
+// float32 rounding. Safe for concurrent use, but calls are serialised:
+// the search (package mcts) merges its workers' and games' leaves into one
+// batch per call itself.
 type FastEvaluator struct {
 	mu      sync.Mutex
 	w       *Weights // our own copy, see SetWeights

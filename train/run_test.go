@@ -5,10 +5,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/alicezero/alicezero/configs"
 	"github.com/alicezero/alicezero/model"
 	"github.com/alicezero/alicezero/train/runs"
 )
@@ -122,6 +124,45 @@ func TestCorruptLatestCheckpointFallsBack(t *testing.T) {
 	hist, err := readMetrics(filepath.Join(dir, "r", runs.MetricsFile), 1<<30)
 	if err != nil || len(hist) != 2 || hist[1].Iteration != 2 {
 		t.Fatalf("metrics after the redo: %d lines, %v", len(hist), err)
+	}
+}
+
+// A run whose config.yaml predates a key resumes with the default's value
+// and writes the key back explicitly, so that the file says what the run
+// uses even if the default changes later.
+func TestResumeWritesMissingKeysBack(t *testing.T) {
+	dir := t.TempDir()
+	runTiny(t, dir, "old", 1, false)
+	path := filepath.Join(dir, "old", runs.ConfigFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	momentum := regexp.MustCompile(`(?m)^[ \t]+momentum: .*\n`)
+	if !momentum.Match(data) {
+		t.Fatalf("no momentum key in %s:\n%s", path, data)
+	}
+	if err := os.WriteFile(path, momentum.ReplaceAll(data, nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := runTiny(t, dir, "old", 2, true)
+	if !strings.Contains(out, "lacks train.momentum") {
+		t.Errorf("no note of the missing key:\n%s", out)
+	}
+	data, err = os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, missing, err := ParseConfigDefaulted(data, path)
+	if err != nil || len(missing) > 0 || !momentum.Match(data) {
+		t.Fatalf("after the resume: keys still missing %v (%v):\n%s", missing, err, data)
+	}
+	def, err := BuiltinConfig(configs.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Train.Momentum != def.Train.Momentum {
+		t.Errorf("momentum written back as %v, want the default's %v", c.Train.Momentum, def.Train.Momentum)
 	}
 }
 

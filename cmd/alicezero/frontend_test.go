@@ -6,8 +6,10 @@ import (
 	"encoding/binary"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -52,6 +54,7 @@ func TestUnknownCommandsAreNotEchoedWhole(t *testing.T) {
 	for _, tt := range []struct{ cmd, input, want string }{
 		{"uci", junk + "\nisready\n", `info string error unknown command "frobnicate"`},
 		{"xboard", "xboard\nprotover 2\n" + strings.Repeat("q", 5000) + "\nping 1\n", "Error (unknown command): qqqq"},
+		{"play", strings.Repeat("z", 5000) + "\nfen\n", `Illegal move "` + strings.Repeat("z", 40) + `..."`},
 	} {
 		out, _, code := runCLI(t, tt.input, tt.cmd)
 		if code != 0 || !strings.Contains(out, tt.want) {
@@ -322,5 +325,75 @@ func TestBenchStopsOnInterrupt(t *testing.T) {
 	code, after := waitExit(t, 100*time.Millisecond, strings.NewReader(""), "bench", "--only", "perft_nps,train_pos_per_s")
 	if code != 130 || after > 2*time.Second {
 		t.Errorf("bench interrupted: exit %d after %v", code, after)
+	}
+}
+
+// The front ends that talk until told to stop exit 130 when a signal
+// stops them, as every interrupted command does, and 0 after quit: the
+// binary, sent a real SIGINT or SIGTERM, or quit, with its input still
+// open.
+func TestFrontEndsExit130OnSignal(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name  string
+		args  []string
+		input string // sent at once
+		ready string // printed once the conversation is under way
+		stop  syscall.Signal
+		want  int
+	}{
+		{"uci SIGINT", []string{"uci", "--weights", "none"}, "uci\n", "uciok", syscall.SIGINT, 130},
+		{"uci quit", []string{"uci", "--weights", "none"}, "uci\n", "uciok", 0, 0},
+		{"xboard SIGTERM", []string{"xboard", "--weights", "none"}, "xboard\nprotover 2\n", "feature done=1", syscall.SIGTERM, 130},
+		{"xboard quit", []string{"xboard", "--weights", "none"}, "xboard\nprotover 2\n", "feature done=1", 0, 0},
+		{"play SIGINT", []string{"play", "--weights", "none", "--ascii"}, "", "Type a move", syscall.SIGINT, 130},
+		{"play quit", []string{"play", "--weights", "none", "--ascii"}, "", "Type a move", 0, 0},
+		{"serve SIGINT", []string{"serve", "--addr", "127.0.0.1:0", "--runs-dir", ""}, "", "AliceZero is serving on", syscall.SIGINT, 130},
+		{"serve SIGTERM", []string{"serve", "--addr", "127.0.0.1:0", "--runs-dir", ""}, "", "AliceZero is serving on", syscall.SIGTERM, 130},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd := exec.Command(exe, tt.args...)
+			cmd.Env = append(os.Environ(), asCLI+"=1")
+			var out syncBuf
+			cmd.Stdout, cmd.Stderr = &out, &out
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer stdin.Close()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			defer func() { _ = cmd.Process.Kill() }()
+			if _, err := io.WriteString(stdin, tt.input); err != nil {
+				t.Fatal(err)
+			}
+			for deadline := time.Now().Add(30 * time.Second); !strings.Contains(out.String(), tt.ready); time.Sleep(20 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("no %q; output %q", tt.ready, tail(out.String(), 500))
+				}
+			}
+			if tt.stop != 0 {
+				err = cmd.Process.Signal(tt.stop)
+			} else {
+				_, err = io.WriteString(stdin, "quit\n")
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-exited:
+			case <-time.After(20 * time.Second):
+				t.Fatalf("still running 20 s after the stop; output %q", tail(out.String(), 500))
+			}
+			if code := cmd.ProcessState.ExitCode(); code != tt.want || strings.Contains(out.String(), "context canceled") {
+				t.Errorf("exit %d, want %d; output %q", code, tt.want, tail(out.String(), 500))
+			}
+		})
 	}
 }

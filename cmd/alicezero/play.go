@@ -17,7 +17,7 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	movetime := fs.Duration("movetime", 0, "the engine's time per move, e.g. 2s (default: a visit budget)")
 	colour := fs.String("colour", "white", "your side: white or black")
 	fs.StringVar(colour, "color", "white", "same as --colour")
-	variant := fs.String("variant", env.Alice.Name, "rule set: "+variantNames+" (those the network plays)")
+	variant := fs.String("variant", env.Alice.Name, "rule set: "+networkVariantNames)
 	fen := fs.String("fen", "", "start from this position (FEN, '|' before board-B pieces)")
 	ascii := fs.Bool("ascii", false, "draw pieces as letters (PNBRQK, lower case for Black), not Unicode symbols")
 	fs.Usage = func() {
@@ -56,5 +56,5 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			return fmt.Errorf("--fen: %w", err)
 		}
 	}
-	return console.Run(ctx, e, stdin, stdout, console.Options{User: user, ASCII: *ascii, Limits: clock.Limits{MoveTime: *movetime}})
+	return interrupted(ctx, console.Run(ctx, e, stdin, stdout, console.Options{User: user, ASCII: *ascii, Limits: clock.Limits{MoveTime: *movetime}}))
 }

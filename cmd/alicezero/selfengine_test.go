@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,12 +13,12 @@ import (
 
 // asCLI makes the test binary act as the alicezero command when set, so
 // that tests can start the real engine as a separate process without a
-// build step.
+// build step. It runs main itself, signal handling included.
 const asCLI = "ALICEZERO_TEST_AS_CLI"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(asCLI) == "1" {
-		os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		main()
 	}
 	os.Exit(m.Run())
 }

@@ -24,7 +24,7 @@ const tokenEnv = "ALICEZERO_TOKEN"
 
 func runSelfPlay(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("selfplay", "", stderr)
-	config := fs.String("config", configs.Default, "built-in configuration ("+strings.Join(configs.Names(), ", ")+") or a YAML file: its search and selfplay sections apply (with --connect, default: the run's own, from the learner)")
+	config := fs.String("config", configs.Default, "built-in configuration ("+strings.Join(configs.Names(), ", ")+") or a YAML file: its search and selfplay sections apply (with --connect or --follow, default: the run's own, from the learner)")
 	out := fs.String("out", "", "folder to write shard files to, for a 'learn --data' process")
 	connect := fs.String("connect", "", "learner to send shards to: nats://HOST:PORT (tls://HOST:PORT for TLS) of 'learn --listen' or --bus")
 	weights := fs.String("weights", "", "with --out: checkpoint file or run folder (its newest checkpoint); default: an untrained network")
@@ -68,18 +68,27 @@ func runSelfPlay(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	}
 	configSet := flagSet(fs, "config")
 	if *out != "" {
-		cfg, err := loadConfig(*config)
-		if err != nil {
-			return err
+		var err error
+		if configSet || !*follow {
+			if o.Config, err = loadConfig(*config); err != nil {
+				return err
+			}
 		}
-		o.Config = cfg
 		if o.Sink, err = folder.NewSink(*out, worker); err != nil {
 			return err
 		}
 		if *follow {
+			// The learner may not have started yet: its run folder appears
+			// with its first checkpoint.
+			if err := waitForRunFolder(ctx, *weights, worker, stdout, followPoll, followNote); err != nil {
+				return quietCancel(ctx, err)
+			}
 			o.Networks = folder.Networks{Dir: filepath.Join(*weights, runs.CheckpointDir)}
-			if st, err := os.Stat(*weights); err != nil || !st.IsDir() {
-				return fmt.Errorf("--follow needs --weights naming a run folder: %s is not one", *weights)
+			if o.Config == nil {
+				if o.Config, err = runFolderConfig(*weights); err != nil {
+					return err
+				}
+				fmt.Fprintf(stdout, "worker %s: the configuration of run %s (%s)\n", worker, *weights, o.Config.Name)
 			}
 		} else {
 			o.Weights = *weights
@@ -120,6 +129,55 @@ func runSelfPlay(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		o.Config.Seed = uint64(*seed)
 	}
 	return train.SelfPlayWorker(ctx, o)
+}
+
+// How a worker following a run folder waits for the learner: how often it
+// looks for the first checkpoint, and how often it says it still waits.
+const (
+	followPoll = time.Second
+	followNote = 30 * time.Second
+)
+
+// waitForRunFolder waits until the run folder dir holds a checkpoint,
+// saying so on out at once and again every note; it returns ctx's error
+// if ctx ends first. dir need not exist yet.
+func waitForRunFolder(ctx context.Context, dir, worker string, out io.Writer, poll, note time.Duration) error {
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return fmt.Errorf("--follow needs --weights naming a run folder: %s is a file", dir)
+	}
+	nets := folder.Networks{Dir: filepath.Join(dir, runs.CheckpointDir)}
+	start, said := time.Now(), time.Duration(-1)
+	for {
+		_, err := nets.NewestNetwork(ctx)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, bus.ErrNoNetwork) {
+			return fmt.Errorf("--follow %s: %w", dir, err)
+		}
+		switch waited := time.Since(start); {
+		case said < 0:
+			fmt.Fprintf(out, "worker %s: waiting for the learner's first checkpoint in %s\n", worker, dir)
+			said = 0
+		case waited-said >= note:
+			fmt.Fprintf(out, "worker %s: still waiting for a checkpoint in %s (%s so far)\n", worker, dir, waited.Round(time.Second))
+			said = waited
+		}
+		if err := bus.SleepCtx(ctx, poll); err != nil {
+			return err
+		}
+	}
+}
+
+// runFolderConfig is the configuration a run folder's learner saved (it
+// writes it before its first checkpoint).
+func runFolderConfig(dir string) (*train.Config, error) {
+	path := filepath.Join(dir, runs.ConfigFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--follow: the run's configuration (name one with --config): %w", err)
+	}
+	return train.ParseConfig(data, path)
 }
 
 // runConfig is the run's configuration as its learner published it.
@@ -185,6 +243,13 @@ func runLearn(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	default:
 		o.Open = natsLearnBus(natsLearner{listen: *listen, url: *busURL, token: *token, tlsCert: *tlsCert, tlsKey: *tlsKey, tlsCA: *tlsCA,
 			ackWait: *ackWait, maxShardBytes: *maxShardMB << 20, out: stdout, logs: stderr})
+	}
+	if *resume != "" {
+		for _, f := range []string{"config", "seed"} {
+			if flagSet(fs, f) {
+				return usageError(fs, "--resume continues a run with the configuration saved in its folder; --%s cannot change it (edit that run's config.yaml, or start a new run)", f)
+			}
+		}
 	}
 	runName, err := checkRun(*runsDir, *name, *resume)
 	if err != nil {

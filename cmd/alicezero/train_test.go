@@ -3,10 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/alicezero/alicezero/train/runs"
 )
 
 func TestTrainCommandTinyAndResume(t *testing.T) {
@@ -55,9 +61,124 @@ func TestSelfPlayAndLearnCommands(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "round 1:") {
 		t.Fatalf("learn exit %d\n%s\n%s", code, out, errOut)
 	}
+	// --resume takes the run's own configuration and seed: either flag
+	// with it is an error, not silently ignored.
+	for _, flag := range [][]string{{"--config", "tiny"}, {"--seed", "3"}} {
+		args := append([]string{"learn", "--data", data, "--runs-dir", dir, "--resume", "l", "--once", "--quiet"}, flag...)
+		_, errOut, code = runCLI(t, "", args...)
+		if code != 2 || !strings.Contains(errOut, flag[0]+" cannot change it") {
+			t.Errorf("learn --resume with %s: exit %d, stderr %q", flag[0], code, errOut)
+		}
+	}
 	_, errOut, code = runCLI(t, "", "selfplay", "--config", "tiny", "--follow", "--out", data)
 	if code != 1 || !strings.Contains(errOut, "--follow needs --weights") {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, nil, 0o644)
+	_, errOut, code = runCLI(t, "", "selfplay", "--weights", file, "--follow", "--out", data)
+	if code != 1 || !strings.Contains(errOut, "is a file") {
+		t.Fatalf("--follow of a file: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// The README's shared-folder recipe, worker first: a worker following a
+// run folder that does not exist yet waits for the learner's first
+// checkpoint and then plays with the run's own configuration (tiny, not
+// the default); the learner trains on its shards. Ctrl-C stops both.
+func TestFollowingWorkerStartedBeforeTheLearner(t *testing.T) {
+	dir := t.TempDir()
+	shards := filepath.Join(dir, "shards")
+	if err := os.Mkdir(shards, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	runDir := filepath.Join(dir, "big")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	type command struct {
+		name string
+		out  syncBuf
+		code chan int
+	}
+	start := func(name string, args ...string) *command {
+		c := &command{name: name, code: make(chan int, 1)}
+		go func() { c.code <- run(ctx, args, strings.NewReader(""), &c.out, &c.out) }()
+		return c
+	}
+	var cmds []*command
+	waitFor := func(limit time.Duration, c *command, want string) {
+		t.Helper()
+		for deadline := time.Now().Add(limit); !strings.Contains(c.out.String(), want); time.Sleep(50 * time.Millisecond) {
+			select {
+			case code := <-c.code:
+				t.Fatalf("%s exited %d before printing %q:\n%s", c.name, code, want, c.out.String())
+			default:
+			}
+			if time.Now().After(deadline) {
+				var sb strings.Builder
+				for _, c := range cmds {
+					fmt.Fprintf(&sb, "--- %s:\n%s\n", c.name, c.out.String())
+				}
+				t.Fatalf("timed out waiting for %q from %s\n%s", want, c.name, sb.String())
+			}
+		}
+	}
+	worker := start("worker", "selfplay", "--weights", runDir, "--follow", "--out", shards, "--seed", "1", "--shard-games", "2", "--threads", "1", "--quiet")
+	cmds = append(cmds, worker)
+	waitFor(time.Minute, worker, "waiting for the learner's first checkpoint in "+runDir)
+	learner := start("learner", "learn", "--config", "tiny", "--data", shards, "--runs-dir", dir, "--run", "big", "--poll", "200ms", "--quiet")
+	cmds = append(cmds, learner)
+	waitFor(2*time.Minute, worker, "the configuration of run "+runDir+" (tiny)")
+	waitFor(2*time.Minute, worker, "self-play with network 0, seed 1")
+	waitFor(2*time.Minute, learner, "round 1:")
+	cancel()
+	for _, c := range cmds {
+		select {
+		case code := <-c.code:
+			if code != 130 {
+				t.Errorf("%s interrupted: exit %d\n%s", c.name, code, c.out.String())
+			}
+		case <-time.After(time.Minute):
+			t.Fatalf("%s did not stop within a minute of the interrupt", c.name)
+		}
+	}
+}
+
+// waitForRunFolder says at once that it waits and again every note
+// interval, stops when the context ends and returns once a checkpoint
+// appears.
+func TestWaitForRunFolder(t *testing.T) {
+	dir := t.TempDir()
+	runDir := filepath.Join(dir, "later")
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	var out bytes.Buffer
+	err := waitForRunFolder(ctx, runDir, "w", &out, 5*time.Millisecond, 50*time.Millisecond)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("ctx ended: %v", err)
+	}
+	if n := strings.Count(out.String(), "worker w: waiting for the learner's first checkpoint in "+runDir+"\n"); n != 1 {
+		t.Errorf("%d first notes in %q", n, out.String())
+	}
+	if n := strings.Count(out.String(), "worker w: still waiting for a checkpoint in "+runDir); n < 2 || n > 6 {
+		t.Errorf("%d periodic notes in 300 ms, one every 50 ms: %q", n, out.String())
+	}
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		os.MkdirAll(filepath.Join(runDir, runs.CheckpointDir), 0o755)
+		os.WriteFile(runs.CheckpointPath(runDir, 0), []byte("checkpoint"), 0o644)
+	}()
+	done := make(chan error, 1)
+	go func() {
+		done <- waitForRunFolder(context.Background(), runDir, "w", io.Discard, 5*time.Millisecond, time.Minute)
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("a checkpoint appeared: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("still waiting after the first checkpoint appeared")
 	}
 }
 

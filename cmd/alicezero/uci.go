@@ -12,8 +12,9 @@ import (
 func runUCI(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("uci", "", stderr)
 	ef := addEngineFlags(fs, "visits per move when go sets no limit")
+	variant := fs.String("variant", env.Alice.Name, "rule set to start with ("+networkVariantNames+"), the one --weights was trained for; UCI_Variant changes it")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: alicezero uci [flags]\n\nSpeaks UCI on standard input and output (variants alice and alice-ep;\nFEN with '|' before board-B pieces, moves in UCI notation).\n\nFlags:\n")
+		fmt.Fprintf(stderr, "Usage: alicezero uci [flags]\n\nSpeaks UCI on standard input and output (UCI_Variant %s;\nFEN with '|' before board-B pieces, moves in UCI notation).\n\nFlags:\n", networkVariantNames)
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -22,10 +23,14 @@ func runUCI(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err := noArgs(fs); err != nil {
 		return err
 	}
-	e, err := ef.newEngine(env.Alice)
+	v, err := playableVariant(*variant)
+	if err != nil {
+		return err
+	}
+	e, err := ef.newEngine(v)
 	if err != nil {
 		return err
 	}
 	defer e.Close()
-	return uci.Run(ctx, e, stdin, stdout)
+	return interrupted(ctx, uci.Run(ctx, e, stdin, stdout))
 }

@@ -28,5 +28,5 @@ func runXboard(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return err
 	}
 	defer e.Close()
-	return xboard.Run(ctx, e, stdin, stdout, xboard.Options{RoyalKing: *royal})
+	return interrupted(ctx, xboard.Run(ctx, e, stdin, stdout, xboard.Options{RoyalKing: *royal}))
 }

@@ -2,7 +2,8 @@
 // a node budget, a fixed time, or the clocks of a timed game — and the one
 // time manager that turns it into the time to spend. The search, the
 // engine behind every protocol, the arena's players and its match
-// settings all use Limits, so a time control means the same everywhere.
+// settings all use Limits, and the pychess bot feeds its server's clock
+// readings to Limits.Budget, so a time control means the same everywhere.
 //
 //	lim := clock.Limits{WTime: time.Minute, BTime: time.Minute, WInc: time.Second, BInc: time.Second}
 //	budget := lim.Budget(env.White) // a 30th of the clock plus ¾ of the increment

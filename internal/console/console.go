@@ -194,12 +194,12 @@ func (p *session) userMove(ctx context.Context, s string) {
 		if reason == "illegal move" {
 			reason = "not legal here"
 		}
-		p.printf("Illegal move %q: %s. Type moves for the legal moves, help for the commands.\n", s, reason)
+		p.printf("Illegal move %q: %s. Type moves for the legal moves, help for the commands.\n", lines.Clip(s), reason)
 		return
 	}
 	san := moveNumber(pos) + pos.SANWithBoard(m)
 	if err := p.e.Play(m); err != nil {
-		p.printf("Illegal move %q: %v\n", s, err)
+		p.printf("Illegal move %q: %v\n", lines.Clip(s), err)
 		return
 	}
 	p.printf("You play %s\n", san)
@@ -378,10 +378,17 @@ func (p *session) printBoard() {
 		_, toB = pos.PieceAt(m.To())
 		fromB = toB.Other()
 	}
-	files := []int{0, 1, 2, 3, 4, 5, 6, 7}
+	// The variant's files: a–h, or a–d in alice-mini.
+	n := pos.Variant().Files()
+	files := make([]int, n)
+	for f := range n {
+		files[f] = f
+	}
 	ranks := []int{7, 6, 5, 4, 3, 2, 1, 0}
 	if p.flipped {
-		files = []int{7, 6, 5, 4, 3, 2, 1, 0}
+		for f := range n {
+			files[f] = n - 1 - f
+		}
 		ranks = []int{0, 1, 2, 3, 4, 5, 6, 7}
 	}
 	fileLine := ""
@@ -389,7 +396,8 @@ func (p *session) printBoard() {
 		fileLine += " " + string(rune('a'+f)) + " "
 	}
 	// Board A has its rank numbers on the left, board B on the right.
-	b.WriteString("          Board A                      Board B\n")
+	pad := (3*n - 7) / 2 // "Board A" centred over its files
+	b.WriteString(strings.Repeat(" ", 2+pad) + "Board A" + strings.Repeat(" ", 3*n-7+5) + "Board B\n")
 	b.WriteString("  " + fileLine + "     " + fileLine + "\n")
 	pieces := []rune(unicodePieces)
 	for _, r := range ranks {

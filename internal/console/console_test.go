@@ -74,3 +74,24 @@ func TestEngineMateIsAnnounced(t *testing.T) {
 		t.Errorf("got:\n%s", out)
 	}
 }
+
+// What is neither a command nor a move is named in the reply, cut short:
+// a line of junk is not echoed whole.
+func TestUnknownInputIsNotEchoedWhole(t *testing.T) {
+	for _, tt := range []struct{ name, input, want string }{
+		{"a word", "Ke3", `Illegal move "Ke3"`},
+		{"a line of junk", strings.Repeat("z", 5000), `Illegal move "` + strings.Repeat("z", lines.EchoMax) + `..."`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out := play(t, enginetest.New(), tt.input+"\nquit\n", Options{User: env.White, ASCII: true})
+			if !strings.Contains(out, tt.want) {
+				t.Errorf("no %q in:\n%.3000s", tt.want, out)
+			}
+			for _, l := range strings.Split(out, "\n") {
+				if len(l) > 300 {
+					t.Errorf("a %d-byte line echoes the input: %.100q...", len(l), l)
+				}
+			}
+		})
+	}
+}

@@ -1,5 +1,5 @@
-// Package enginetest provides a fake engine for the tests of the
-// protocol packages (uci, xboard, and the front ends to come): it keeps a
+// Package enginetest provides a fake engine for the tests and examples of
+// the front ends on an engine interface (uci, xboard, console): it keeps a
 // game like package engine's Engine, but its searches are scripted, so a
 // test can decide what a search reports, how long it takes and how it
 // fails.
@@ -73,13 +73,13 @@ func (e *Engine) SetOptions(o engine.Options) error {
 func (e *Engine) Ready() error { return e.ReadyErr }
 
 func (e *Engine) NewGame() {
-	e.pos, _ = env.ParseFEN(env.StartFEN, e.opts.Variant)
-	e.startFEN = env.StartFEN
+	e.pos, _ = env.ParseFEN(e.opts.Variant.StartFEN(), e.opts.Variant)
+	e.startFEN = e.opts.Variant.StartFEN()
 }
 
 func (e *Engine) SetPosition(fen string, moves []string) error {
 	if fen == "" {
-		fen = env.StartFEN
+		fen = e.opts.Variant.StartFEN()
 	}
 	pos, err := env.ParseFEN(fen, e.opts.Variant)
 	if err != nil {

@@ -1,6 +1,10 @@
 // Package fileutil holds the project's one way of replacing a file so that
-// a crash never leaves it half written: checkpoints, replay shards, run
-// configurations, metrics, plots and ONNX exports all go through it.
+// a crash never leaves it half written: every file the project writes
+// whole goes through it (checkpoints, replay shards, run configurations,
+// rewritten metrics, plots, ONNX exports, games saved by play and by the
+// pychess bot). Files written as a stream are not replaced and do not:
+// metrics.jsonl gains a synced line per iteration, an arena writes its PGN
+// game by game.
 //
 // The data goes to a temporary file in the same folder (its name starts
 // with a dot, so readers that list the folder skip it), is synced, and is

@@ -122,6 +122,23 @@ func (rd *Reader) pump(r io.Reader, max int, ch chan<- Line) error {
 	}
 }
 
+// EchoMax is how many characters of a line of input an error message
+// repeats: enough to recognise it, never a screenful.
+const EchoMax = 40
+
+// Clip returns text cut to its first EchoMax characters, with "..." after
+// a cut, for an error message that names what was typed.
+func Clip(text string) string {
+	n := 0
+	for i := range text {
+		if n == EchoMax {
+			return text[:i] + "..."
+		}
+		n++
+	}
+	return text
+}
+
 // trimEnd drops a line ending ("\n" or "\r\n").
 func trimEnd(b []byte) []byte {
 	b = bytes.TrimSuffix(b, []byte("\n"))

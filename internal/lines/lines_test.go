@@ -136,3 +136,20 @@ func TestInterruptible(t *testing.T) {
 		t.Fatal("the read did not end with the context")
 	}
 }
+
+func TestClip(t *testing.T) {
+	forty := strings.Repeat("x", EchoMax)
+	for _, tt := range []struct{ in, want string }{
+		{"", ""},
+		{"go nodes", "go nodes"},
+		{forty, forty},
+		{forty + "y", forty + "..."},
+		{strings.Repeat("z", 5000), strings.Repeat("z", EchoMax) + "..."},
+		// Characters, not bytes: a cut never splits one.
+		{strings.Repeat("é", 50), strings.Repeat("é", EchoMax) + "..."},
+	} {
+		if got := Clip(tt.in); got != tt.want {
+			t.Errorf("Clip(%.20q...) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

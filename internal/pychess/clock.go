@@ -1,16 +1,24 @@
 package pychess
 
-import "time"
+import (
+	"time"
 
-// Clock turns a clock reading into the time to spend on one move. The
+	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
+)
+
+// Clock turns a clock reading into the time to spend on one move: it is
+// the project's one time manager (clock.Limits.Budget) fed with what
+// pychess adds, the age of the reading and a first move timed apart. The
 // zero value uses the defaults.
 type Clock struct {
 	// Overhead is kept back from every move for what the clock charges
 	// beyond the search: the move's trip to the server and the server's
-	// own work. 0 means DefaultOverhead.
+	// own work (clock.Limits.Overhead). 0 means DefaultOverhead.
 	Overhead time.Duration
 	// MovesToGo is the number of moves the remaining time is shared
-	// over; 0 means DefaultMovesToGo.
+	// over (clock.Limits.MovesToGo, which counts at most 30); 0 means
+	// DefaultMovesToGo.
 	MovesToGo int
 	// MinBudget is the least time given to a search, even when the clock
 	// is nearly out; 0 means DefaultMinBudget.
@@ -30,35 +38,36 @@ const (
 // 11 to 30 s in a tournament, after which the game is aborted.
 const firstMoveBudget = 10 * time.Second
 
-// maxShare is the largest fraction of the usable time one move may take:
-// even with a large increment a few bad moves cannot empty the clock.
-const maxShare = 4
+// overhead is Overhead or its default.
+func (c Clock) overhead() time.Duration {
+	if c.Overhead <= 0 {
+		return DefaultOverhead
+	}
+	return c.Overhead
+}
 
 // Budget returns the search time for the move at ply (0 for the game's
 // first) with left on the clock and inc added after the move (pychess adds
 // it once the move is made), lag being the time already gone since the
-// reading was taken. It is (left − lag − overhead)/MovesToGo + ¾·inc, at
-// most a quarter of left − lag − overhead, at most 10 s for each side's
-// first move, and at least MinBudget.
+// reading was taken. It is clock.Limits.Budget of the clock less the lag
+// (a share of it plus ¾ of inc, at most half of it, less Overhead), at
+// most 10 s for each side's first move, and at least MinBudget.
 func (c Clock) Budget(ply int, left, inc, lag time.Duration) time.Duration {
-	overhead, moves, least := c.Overhead, c.MovesToGo, c.MinBudget
-	if overhead <= 0 {
-		overhead = DefaultOverhead
-	}
+	moves, least := c.MovesToGo, c.MinBudget
 	if moves <= 0 {
 		moves = DefaultMovesToGo
 	}
 	if least <= 0 {
 		least = DefaultMinBudget
 	}
-	usable := left - lag - overhead
-	if usable <= 0 {
-		return least
+	left -= lag // the clock has run on since it was read
+	if left <= 0 {
+		return least // a Limits without time left would set no bound at all
 	}
-	b := usable/time.Duration(moves) + inc*3/4
-	b = min(b, usable/maxShare)
+	// The side is immaterial: the bot's own clock goes in as White's.
+	lim := clock.Limits{WTime: left, WInc: inc, MovesToGo: moves, Overhead: c.overhead()}
 	if ply < 2 {
-		b = min(b, firstMoveBudget)
+		lim.MoveTime = firstMoveBudget
 	}
-	return max(b, least)
+	return max(lim.Budget(env.White), least)
 }

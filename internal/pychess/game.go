@@ -371,11 +371,7 @@ func (g *game) choose(ctx context.Context, st *setup, pos *env.Position, moves [
 	budget := clock.Budget(len(moves), left, inc, time.Since(snap.at))
 	// The search gets its budget; the context ends a little later, out of
 	// the overhead kept for the move's trip, in case it overruns.
-	overhead := clock.Overhead
-	if overhead <= 0 {
-		overhead = DefaultOverhead
-	}
-	tctx, cancel := context.WithTimeout(ctx, budget+overhead/2)
+	tctx, cancel := context.WithTimeout(ctx, budget+clock.overhead()/2)
 	start := time.Now()
 	reply, err := g.b.engine.Move(tctx, MoveRequest{Variant: st.variant, StartFEN: st.startFEN, Moves: moves, Budget: budget})
 	cancel()

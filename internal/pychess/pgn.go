@@ -2,18 +2,18 @@ package pychess
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/fileutil"
 )
 
 // writePGNFile writes g to DIR/pychess-ID.pgn, replacing the file whole
-// (a temporary file renamed into place), so that a crash leaves either the
-// old file or the new one. A game resumed after a restart overwrites the
-// record of its first part.
+// (fileutil's atomic write), so that a crash leaves either the old file or
+// the new one. A game resumed after a restart overwrites the record of its
+// first part.
 func writePGNFile(dir, id string, g *env.Game) (string, error) {
 	var buf bytes.Buffer
 	if err := env.WritePGN(&buf, g); err != nil {
@@ -23,20 +23,8 @@ func writePGNFile(dir, id string, g *env.Game) (string, error) {
 		return "", err
 	}
 	path := filepath.Join(dir, "pychess-"+safeName(id)+".pgn")
-	tmp, err := os.CreateTemp(dir, ".pychess-*.pgn.tmp")
-	if err != nil {
-		return "", err
-	}
-	_, err = tmp.Write(buf.Bytes())
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		_ = os.Remove(tmp.Name()) // best effort: the error below is what matters
-		return "", fmt.Errorf("writing %s: %w", path, err)
+	if err := fileutil.WriteAtomic(path, buf.Bytes()); err != nil {
+		return "", err // it names the file
 	}
 	return path, nil
 }

@@ -6,9 +6,14 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/alicezero/alicezero/env"
 )
 
 func TestLineReader(t *testing.T) {
@@ -72,6 +77,10 @@ func TestBackoffDelay(t *testing.T) {
 	}
 }
 
+// Budget is clock.Limits.Budget (the one time manager: a 30th of the
+// clock plus ¾ of the increment, at most half the clock, less the
+// overhead) of the clock less the reading's age, 10 s at most for each
+// side's first move and MinBudget at least.
 func TestClockBudget(t *testing.T) {
 	c := Clock{Overhead: 300 * time.Millisecond, MovesToGo: 30, MinBudget: 10 * time.Millisecond}
 	ms := time.Millisecond
@@ -81,12 +90,13 @@ func TestClockBudget(t *testing.T) {
 		left, inc, lag time.Duration
 		want           time.Duration
 	}{
-		{"5+3", 10, 5 * time.Minute, 3 * time.Second, 0, (5*time.Minute-300*ms)/30 + 2250*ms},
+		{"5+3", 10, 5 * time.Minute, 3 * time.Second, 0, 5*time.Minute/30 + 2250*ms - 300*ms},
 		{"5+3, first move", 0, 5 * time.Minute, 3 * time.Second, 0, 10 * time.Second},
 		{"60+0, first moves", 1, time.Hour, 0, 0, 10 * time.Second},
-		{"60+0, third move", 2, time.Hour, 0, 0, (time.Hour - 300*ms) / 30},
-		{"lag counts", 10, 5 * time.Minute, 0, 29*time.Second + 700*ms, 9 * time.Second},
-		{"a big increment is capped at a quarter", 10, 2 * time.Second, 10 * time.Second, 0, 425 * ms},
+		{"60+0, third move", 2, time.Hour, 0, 0, time.Hour/30 - 300*ms},
+		{"lag counts", 10, 5 * time.Minute, 0, 30 * time.Second, 9*time.Second - 300*ms},
+		{"a big increment is capped at half the clock", 10, 2 * time.Second, 10 * time.Second, 0, time.Second - 300*ms},
+		{"a short clock halves the share rather than lose the overhead", 10, 3 * time.Second, 0, 0, 50 * ms},
 		{"nearly out of time", 10, 305 * ms, 0, 0, 10 * ms},
 		{"out of time", 10, 100 * ms, 0, 0, 10 * ms},
 		{"lag beyond the clock", 10, time.Second, 0, 2 * time.Second, 10 * ms},
@@ -96,7 +106,7 @@ func TestClockBudget(t *testing.T) {
 			t.Errorf("%s: Budget(%d, %v, %v, %v) = %v, want %v", tt.name, tt.ply, tt.left, tt.inc, tt.lag, got, tt.want)
 		}
 	}
-	if got := (Clock{}).Budget(10, time.Minute, 0, 0); got != (time.Minute-DefaultOverhead)/DefaultMovesToGo {
+	if got := (Clock{}).Budget(10, time.Minute, 0, 0); got != time.Minute/DefaultMovesToGo-DefaultOverhead {
 		t.Errorf("the zero Clock gives %v", got)
 	}
 }
@@ -193,5 +203,38 @@ func TestClientDropsASilentStream(t *testing.T) {
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("it took %v to give up", d)
+	}
+}
+
+// A game's record replaces the file whole, through fileutil's atomic
+// write: readable by others like every file the project writes, and no
+// temporary file left behind.
+func TestWritePGNFile(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "games")
+	g := env.NewGame(env.Alice)
+	for _, result := range []env.Result{env.NoResult, env.WhiteWins} {
+		g.Result = result
+		path, err := writePGNFile(dir, "ab/../c", g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if path != filepath.Join(dir, "pychess-ab____c.pgn") {
+			t.Errorf("written to %s", path)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil || !strings.Contains(string(data), `[Variant "Alice"]`) || !strings.Contains(string(data), result.String()) {
+			t.Fatalf("record %q, %v", data, err)
+		}
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if runtime.GOOS != "windows" && st.Mode().Perm() != 0o644 {
+			t.Errorf("mode %v, want -rw-r--r--", st.Mode().Perm())
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("the folder holds %d files, want the record alone", len(entries))
 	}
 }

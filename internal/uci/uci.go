@@ -13,7 +13,9 @@
 // Conventions, for GUI authors:
 //
 //   - Positions use the rule book's FEN ('|' before each board-B piece)
-//     and plain UCI moves; UCI_Variant is alice or alice-ep.
+//     and plain UCI moves; UCI_Variant is one of the variants the network
+//     covers (env.Variant.CheckNetwork: alice, alice-ep, alice-black-b,
+//     alice-mini), "position startpos" being the variant's start.
 //   - Scores: "score mate N" for a proven mate, else "score cp C" with
 //     lc0's mapping of the value W−L (engine.Centipawns); with
 //     UCI_ShowWDL, "wdl W D L" in permille. With MultiPV N the N most
@@ -77,8 +79,6 @@ const (
 	maxOverhead = 5000 // ms
 	// infoInterval is the time between two info reports of a search.
 	infoInterval = 500 * time.Millisecond
-	// maxEcho bounds the text of the input repeated in an error.
-	maxEcho = 40
 )
 
 // Run speaks UCI on in and out until quit, the end of in or the end of
@@ -137,12 +137,7 @@ func (s *session) errorf(format string, args ...any) {
 }
 
 // echo quotes input for an error message, cut short.
-func echo(text string) string {
-	if r := []rune(text); len(r) > maxEcho {
-		text = string(r[:maxEcho]) + "..."
-	}
-	return strconv.Quote(text)
-}
+func echo(text string) string { return strconv.Quote(lines.Clip(text)) }
 
 // isCommand reports whether w is a command of the protocol (GUI to
 // engine), or d (print the position, as Stockfish does).

@@ -82,12 +82,8 @@ type Options struct {
 	RoyalKing bool
 }
 
-const (
-	// maxEcho bounds the text of the input repeated in an error.
-	maxEcho = 40
-	// hintVisits bounds the search of a hint.
-	hintVisits = 400
-)
+// hintVisits bounds the search of a hint.
+const hintVisits = 400
 
 // Run speaks CECP on in and out until quit, the end of in or the end of
 // ctx. It returns an error only when reading in fails.
@@ -113,7 +109,7 @@ func Run(ctx context.Context, e Engine, in io.Reader, out io.Writer, opts Option
 				x.stopSearch(true)
 				return l.Err
 			case l.TooLong:
-				x.out.printf("Error (line too long: %d bytes, the limit is %d): %s", l.Len, lines.DefaultMax, echo(l.Text))
+				x.out.printf("Error (line too long: %d bytes, the limit is %d): %s", l.Len, lines.DefaultMax, lines.Clip(l.Text))
 			default:
 				if quit := x.handle(ctx, l.Text); quit {
 					x.stopSearch(true)
@@ -137,14 +133,6 @@ func (lw *writer) printf(format string, args ...any) {
 }
 
 func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }
-
-// echo cuts input short for an error message.
-func echo(text string) string {
-	if r := []rune(text); len(r) > maxEcho {
-		return string(r[:maxEcho]) + "..."
-	}
-	return text
-}
 
 // session is one CECP conversation.
 type session struct {
@@ -210,7 +198,7 @@ func (x *session) handle(ctx context.Context, line string) bool {
 	case "time", "otim":
 		cs, err := strconv.Atoi(arg)
 		if err != nil {
-			x.out.printf("Error (bad argument): %s", echo(line))
+			x.out.printf("Error (bad argument): %s", lines.Clip(line))
 			return false
 		}
 		d := time.Duration(max(cs, 1)) * 10 * time.Millisecond
@@ -226,7 +214,7 @@ func (x *session) handle(ctx context.Context, line string) bool {
 		return false
 	case "ping":
 		x.search.Wait() // the pong follows the move being made
-		x.out.printf("pong %s", echo(arg))
+		x.out.printf("pong %s", lines.Clip(arg))
 		return false
 	case "quit":
 		return true
@@ -251,7 +239,7 @@ func (x *session) handle(ctx context.Context, line string) bool {
 		x.haveClock, x.myTime, x.oppTime = false, 0, 0
 	case "variant":
 		if arg != Variant {
-			x.out.printf("Error (unsupported variant): %s", echo(arg))
+			x.out.printf("Error (unsupported variant): %s", lines.Clip(arg))
 			return false
 		}
 		x.e.NewGame()
@@ -293,7 +281,7 @@ func (x *session) handle(ctx context.Context, line string) bool {
 	case "st":
 		s, err := strconv.ParseFloat(arg, 64)
 		if err != nil || s < 0 || s > 1e6 {
-			x.out.printf("Error (bad argument): %s", echo(line))
+			x.out.printf("Error (bad argument): %s", lines.Clip(line))
 			return false
 		}
 		x.st = time.Duration(s * float64(time.Second))
@@ -322,7 +310,7 @@ func (x *session) handle(ctx context.Context, line string) bool {
 			x.userMove(ctx, cmd)
 			return false
 		}
-		x.out.printf("Error (unknown command): %s", echo(cmd))
+		x.out.printf("Error (unknown command): %s", lines.Clip(cmd))
 	}
 	return false
 }
@@ -339,11 +327,11 @@ func (x *session) features() {
 func (x *session) setOption(line string, f func(o *engine.Options) error) {
 	o := x.e.Options()
 	if err := f(&o); err != nil {
-		x.out.printf("Error (bad argument): %s", echo(line))
+		x.out.printf("Error (bad argument): %s", lines.Clip(line))
 		return
 	}
 	if err := x.e.SetOptions(o); err != nil {
-		x.out.printf("Error (%v): %s", err, echo(line))
+		x.out.printf("Error (%v): %s", err, lines.Clip(line))
 	}
 }
 
@@ -368,14 +356,14 @@ func (x *session) option(line, arg string) {
 			return err
 		})
 	default:
-		x.out.printf("Error (unknown option): %s", echo(line))
+		x.out.printf("Error (unknown option): %s", lines.Clip(line))
 	}
 }
 
 // level reads "level MPS BASE INC": BASE in minutes or minutes:seconds,
 // INC in seconds.
 func (x *session) level(line string, args []string) {
-	bad := func() { x.out.printf("Error (bad argument): %s", echo(line)) }
+	bad := func() { x.out.printf("Error (bad argument): %s", lines.Clip(line)) }
 	if len(args) != 3 {
 		bad()
 		return
@@ -440,22 +428,22 @@ func (x *session) limits(pos *env.Position) clock.Limits {
 
 func (x *session) userMove(ctx context.Context, s string) {
 	if x.invalid != "" {
-		x.out.printf("Illegal move (%s): %s", x.invalid, echo(s))
+		x.out.printf("Illegal move (%s): %s", x.invalid, lines.Clip(s))
 		return
 	}
 	pos := x.e.Position()
 	if st := pos.Status(); st.IsOver() {
-		x.out.printf("Illegal move (the game is over: %s): %s", st, echo(s))
+		x.out.printf("Illegal move (the game is over: %s): %s", st, lines.Clip(s))
 		return
 	}
 	m, err := board16.ParseMove(pos, s)
 	if err != nil {
-		x.out.printf("Illegal move: %s", echo(s))
-		x.out.printf("# %s", echo(oneLine(err.Error())))
+		x.out.printf("Illegal move: %s", lines.Clip(s))
+		x.out.printf("# %s", lines.Clip(oneLine(err.Error())))
 		return
 	}
 	if err := x.e.Play(m); err != nil {
-		x.out.printf("Illegal move: %s", echo(s))
+		x.out.printf("Illegal move: %s", lines.Clip(s))
 		return
 	}
 	x.liftedSet = false
@@ -590,7 +578,7 @@ func (x *session) setBoard(fen string) {
 	}
 	if err != nil {
 		x.invalid = "illegal position"
-		x.out.printf("tellusererror Illegal position: %s", echo(oneLine(err.Error())))
+		x.out.printf("tellusererror Illegal position: %s", lines.Clip(oneLine(err.Error())))
 		return
 	}
 	x.invalid = ""
