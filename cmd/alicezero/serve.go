@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/env"
-	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/internal/serve"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/train/engine"
@@ -81,7 +80,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return err
 	}
-	return srv.ListenAndServe(ctx, *addr, *insecure, stdout)
+	return interrupted(ctx, srv.ListenAndServe(ctx, *addr, *insecure, stdout))
 }
 
 // serveLoader builds the server's engines from train/engine, each
@@ -120,10 +119,10 @@ func (s *serveEngine) Search(ctx context.Context, pos *env.Position, lim serve.L
 		return serve.Info{}, err
 	}
 	start := time.Now()
-	el := clock.Limits{Nodes: int64(lim.Visits), MoveTime: lim.Time}
-	if lim.Visits == 0 && lim.Time == 0 {
-		el.Infinite = true // until the visitor stops it
-	}
+	// The clocks of a timed game go to the engine's time manager as UCI's
+	// wtime/btime/winc/binc do; with no bound at all the search runs
+	// until the visitor stops it.
+	el := lim.ClockLimits()
 	progress := mcts.Progress{Interval: reportInterval}
 	if report != nil {
 		progress.Report = func(in mcts.Info) {

@@ -15,6 +15,7 @@ import (
 	"github.com/sourcegraph/conc"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/internal/serve"
 	"github.com/alicezero/alicezero/internal/serve/servetest"
 )
@@ -96,8 +97,20 @@ func TestServeEngine(t *testing.T) {
 		}
 	}
 
-	// A time limit, and a stop.
+	// A timed game's clocks reach the engine's time manager: with 6 s
+	// left it spends about a 30th of them (less the move overhead), far
+	// below the move's 60 s cap.
 	t0 := time.Now()
+	clocked := serve.Limits{Time: time.Minute, Clock: clock.Limits{WTime: 6 * time.Second, BTime: time.Hour, WInc: 0, BInc: time.Second}}
+	if _, err := e.Search(context.Background(), pos, clocked, nil); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(t0); d < 100*time.Millisecond || d > 3*time.Second {
+		t.Errorf("a search on a 6 s clock took %v; want about 170 ms", d)
+	}
+
+	// A time limit, and a stop.
+	t0 = time.Now()
 	if _, err := e.Search(context.Background(), pos, serve.Limits{Time: 400 * time.Millisecond}, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,9 +20,21 @@ func openPage(t *testing.T, opts Options, fl *fakeLoader) (*servetest.Page, stri
 	return p, ts.URL
 }
 
-func noPageErrors(t *testing.T, p *servetest.Page) {
+// noPageErrors fails the test on the page's errors, but for failed loads
+// of the given API paths, which the test asked for.
+func noPageErrors(t *testing.T, p *servetest.Page, refused ...string) {
 	t.Helper()
-	if errs := p.Errors(); len(errs) > 0 {
+	var errs []string
+	for _, e := range p.Errors() {
+		expected := false
+		for _, path := range refused {
+			expected = expected || strings.Contains(e, "status of 400") && strings.Contains(e, path+")")
+		}
+		if !expected {
+			errs = append(errs, e)
+		}
+	}
+	if len(errs) > 0 {
 		t.Errorf("the page logged errors:\n%s", strings.Join(errs, "\n"))
 	}
 }
@@ -182,4 +195,153 @@ func TestBrowserTraining(t *testing.T) {
 	p.Click(`#run-games button[data-file="iter-000025.pgn"]`)
 	p.WaitFor(10*time.Second, `document.body.dataset.view === 'review' && document.body.dataset.reviewPly === '5'`)
 	noPageErrors(t, p)
+}
+
+// choose sets a select or text field as a person would, firing its
+// change event.
+func choose(t *testing.T, p *servetest.Page, sel, value string) {
+	t.Helper()
+	var ok bool
+	p.Eval(fmt.Sprintf(`(() => { const e = document.querySelector(%q); e.value = %q; e.dispatchEvent(new Event('change')); return e.value === %q; })()`, sel, value, value), &ok)
+	if !ok {
+		t.Fatalf("%s has no choice %q", sel, value)
+	}
+}
+
+func TestBrowserPlayBlack(t *testing.T) {
+	p, _ := openPage(t, Options{}, &fakeLoader{steps: 2})
+	var whiteTop, blackTop float64
+	choose(t, p, "#set-colour", "black")
+	// The engine has White and moves first, at once.
+	p.WaitFor(20*time.Second, `document.body.dataset.ply === '1' && document.body.dataset.thinking !== '1'`)
+	g := p.CurrentGame()
+	if g.Side != "black" {
+		t.Fatalf("after the engine's first move: %+v", g)
+	}
+	// The boards turn round: Black's side at the bottom.
+	p.Eval(`document.querySelector('#play-boards svg[data-board=A] rect[data-sq=a1]').getBoundingClientRect().top`, &whiteTop)
+	p.Eval(`document.querySelector('#play-boards svg[data-board=A] rect[data-sq=a8]').getBoundingClientRect().top`, &blackTop)
+	if whiteTop >= blackTop {
+		t.Errorf("playing Black: a1 at %v, a8 at %v; want a8 below", whiteTop, blackTop)
+	}
+	var names []string
+	p.Eval(`[...document.querySelectorAll('#play-clocks .clock-who')].map(e => e.textContent)`, &names)
+	if strings.Join(names, ",") != "AliceZero,You" {
+		t.Errorf("clock names %q", names)
+	}
+	g = p.PlayAs("black", 11, firstMove, 20*time.Second)
+	if g.Ply < 11 && g.Status == "ongoing" {
+		t.Fatalf("game stopped at ply %d", g.Ply)
+	}
+	if g.Ply%2 != 1 || g.Side != "black" {
+		t.Errorf("after the engine's reply: ply %d, %s to move", g.Ply, g.Side)
+	}
+	var status string
+	p.Eval(`document.getElementById('play-status').textContent`, &status)
+	if !strings.HasPrefix(status, "Black to move") {
+		t.Errorf("status %q", status)
+	}
+	// Undo takes back Black's move and the engine's reply: Black to move.
+	p.Click("#btn-undo")
+	p.WaitFor(10*time.Second, fmt.Sprintf(`document.body.dataset.ply === '%d'`, g.Ply-2))
+	if g := p.CurrentGame(); g.Side != "black" {
+		t.Errorf("after undo: %s to move", g.Side)
+	}
+	noPageErrors(t, p)
+}
+
+func TestBrowserClock(t *testing.T) {
+	fl := &fakeLoader{steps: 1}
+	p, _ := openPage(t, Options{}, fl)
+	var options []string
+	p.Eval(`[...document.querySelectorAll('#set-clock option')].map(o => o.value)`, &options)
+	if strings.Join(options, ",") != "none,1+0,3+2,5+3,15+10,custom" {
+		t.Errorf("time controls offered: %q", options)
+	}
+	var hidden bool
+	p.Eval(`document.getElementById('play-clocks').classList.contains('hidden')`, &hidden)
+	if !hidden {
+		t.Error("an untimed game shows clocks")
+	}
+
+	// A custom time control the server cannot read is refused, with its
+	// reason, and the game stays untimed.
+	choose(t, p, "#set-clock", "custom")
+	p.WaitFor(5*time.Second, `!document.getElementById('set-clock-custom').classList.contains('hidden')`)
+	choose(t, p, "#set-clock-custom", "three minutes")
+	p.WaitFor(10*time.Second, `document.getElementById('set-clock-custom').getAttribute('aria-invalid') === 'true' &&
+		document.getElementById('toast').textContent.includes('e.g. 3+2')`)
+	if g := p.CurrentGame(); g.Clock != nil {
+		t.Fatalf("a refused time control timed the game: %+v", g.Clock)
+	}
+
+	// A preset, before any move: a new game on it at once, both clocks
+	// full and stopped until the first move.
+	choose(t, p, "#set-clock", "3+2")
+	p.WaitFor(10*time.Second, `!document.getElementById('play-clocks').classList.contains('hidden')`)
+	var shown map[string]string
+	p.Eval(`({white: document.querySelector('#clock-white .clock-time').textContent, black: document.querySelector('#clock-black .clock-time').textContent,
+		cls: document.getElementById('clock-white').className + '|' + document.getElementById('clock-black').className,
+		status: document.getElementById('play-status').textContent, visits: String(document.getElementById('set-visits').disabled)})`, &shown)
+	if shown["white"] != "3:00" || shown["black"] != "3:00" || strings.Contains(shown["cls"], "running") || strings.Contains(shown["cls"], "low") ||
+		!strings.Contains(shown["status"], "clocks start with the first move") || shown["visits"] != "true" {
+		t.Fatalf("a new 3+2 game: %v", shown)
+	}
+
+	// A short custom one: three seconds and one a move.
+	choose(t, p, "#set-clock", "custom")
+	choose(t, p, "#set-clock-custom", "0.05+1")
+	p.WaitFor(10*time.Second, `document.querySelector('#clock-white .clock-time').textContent === '0:03.0'`)
+	g := p.CurrentGame()
+	if g.Clock == nil || g.Clock.TimeControl != "0.05+1" || g.Ply != 0 {
+		t.Fatalf("the short game: %+v", g)
+	}
+	// The first move is free; the engine answers on its clock, gains its
+	// increment, and White's clock runs.
+	p.ClickMove(firstMove(0, g.Legal))
+	p.WaitFor(10*time.Second, `document.body.dataset.ply === '2' && document.body.dataset.clock === 'white'`)
+	g = p.CurrentGame()
+	if g.Clock.Running != "white" || g.Clock.BlackMS <= 3000 || g.Clock.BlackMS > 4000 || g.Clock.WhiteMS > 3000 {
+		t.Errorf("after the engine's reply: %+v", g.Clock)
+	}
+	if lims := fl.limits(); len(lims) != 1 || lims[0].Visits != 0 || lims[0].Clock.BTime <= 0 || lims[0].Clock.BInc != time.Second {
+		t.Errorf("the engine searched within %+v; want its clock alone", lims)
+	}
+	// White's clock counts down visibly, red with so little time, until
+	// the flag falls.
+	var before string
+	p.Eval(`document.querySelector('#clock-white .clock-time').textContent`, &before)
+	p.WaitFor(5*time.Second, fmt.Sprintf(`document.querySelector('#clock-white .clock-time').textContent !== %q`, before))
+	p.Eval(`document.getElementById('clock-white').className + '|' + document.getElementById('clock-black').className`, &before)
+	white, black, _ := strings.Cut(before, "|")
+	if !slices.Contains(strings.Fields(white), "running") || !slices.Contains(strings.Fields(white), "low") || slices.Contains(strings.Fields(black), "running") {
+		t.Errorf("while White thinks: classes %q", before)
+	}
+	p.WaitFor(15*time.Second, `document.getElementById('clock-white').classList.contains('flagged') && document.body.dataset.clock === ''`)
+	var status, whiteTime string
+	p.Eval(`document.getElementById('play-status').textContent`, &status)
+	p.Eval(`document.querySelector('#clock-white .clock-time').textContent`, &whiteTime)
+	if status != "White's time ran out: Black wins (0-1)" || whiteTime != "0:00.0" {
+		t.Errorf("after the flag: status %q, White's clock %q", status, whiteTime)
+	}
+	if g := p.CurrentGame(); g.Status != "time-forfeit" || g.Result != "0-1" || g.Clock.Flag != "white" || len(g.Legal) != 0 {
+		t.Errorf("the game after the flag: %+v", g)
+	}
+	var pgn string
+	p.Eval(`fetch('/api/game/pgn').then(r => r.json()).then(r => r.pgn)`, &pgn)
+	for _, want := range []string{`[Result "0-1"]`, `[TimeControl "3+1"]`, `[Termination "time forfeit"]`} {
+		if !strings.Contains(pgn, want) {
+			t.Errorf("PGN lacks %s:\n%s", want, pgn)
+		}
+	}
+	// Undo gives no time back: refused, with the reason.
+	p.Click("#btn-undo")
+	p.WaitFor(10*time.Second, `document.getElementById('toast').textContent.includes('undo gives none back')`)
+	// A new game starts on full clocks.
+	p.Click("#btn-new")
+	p.WaitFor(10*time.Second, `document.body.dataset.ply === '0' && !document.getElementById('clock-white').classList.contains('flagged')`)
+	if g := p.CurrentGame(); g.Status != "ongoing" || g.Clock == nil || g.Clock.WhiteMS != 3000 {
+		t.Errorf("new game: %+v", g)
+	}
+	noPageErrors(t, p, "/api/game/new", "/api/game/undo")
 }

@@ -7,8 +7,10 @@
 // Loader that turns a weights choice into an Engine; cmd/alicezero wires
 // the real search in. Each visitor gets a session (a cookie) with their
 // own game; searches wait in a bounded queue served by a fixed number of
-// workers, and report their progress as server-sent events. Training runs
-// are read from a runs folder (see runs.go for the layout).
+// workers, and report their progress as server-sent events. A game may
+// be timed: the server alone keeps its clocks (gameclock.go) and hands
+// them to the engine's time manager (internal/clock). Training runs are
+// read from a runs folder (see runs.go for the layout).
 //
 // Typical use:
 //

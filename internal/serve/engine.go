@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 )
 
 // Engine searches positions for the server. The server hands an engine to
@@ -28,11 +29,28 @@ type Engine interface {
 // or "" for the plain search without a network.
 type Loader func(ctx context.Context, weights string) (Engine, error)
 
-// Limits bound one search; at least one is set. A search stops at the
-// first limit reached.
+// Limits bound one search; at least one of Visits, Time and the side to
+// move's clock is set. A search stops at the first limit reached.
 type Limits struct {
 	Visits int           // playouts; 0: no bound
-	Time   time.Duration // wall time; 0: no bound
+	Time   time.Duration // wall time (with a clock: the most); 0: no bound
+	// Clock, in a timed game, holds the clocks: WTime and BTime the time
+	// left, WInc and BInc the increments. The engine's time manager
+	// (clock.Limits.Budget) then decides how long to think; its other
+	// fields are not read (see ClockLimits).
+	Clock clock.Limits
+}
+
+// ClockLimits is l as the engine takes it, in the project's one
+// description of a search's limits: Visits as Nodes, Time as MoveTime,
+// the clocks and increments of Clock, and Infinite when nothing bounds
+// the search (it then runs until it is stopped).
+func (l Limits) ClockLimits() clock.Limits {
+	c := clock.Limits{Nodes: int64(l.Visits), MoveTime: l.Time,
+		WTime: l.Clock.WTime, BTime: l.Clock.BTime, WInc: l.Clock.WInc, BInc: l.Clock.BInc,
+		MovesToGo: l.Clock.MovesToGo, Overhead: l.Clock.Overhead}
+	c.Infinite = c.Nodes == 0 && c.MoveTime == 0 && c.WTime <= 0 && c.BTime <= 0
+	return c
 }
 
 // Info is a search's progress: its evaluation from the side to move's

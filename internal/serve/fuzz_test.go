@@ -27,6 +27,10 @@ func FuzzAPI(f *testing.F) {
 		{"/api/search", `{"fen":"k7/8/8/8/8/8/8/K6R b - - 0 1","visits":1}`},
 		{"/api/game/move", `{"move":null}`},
 		{"/api/game/load", `{"pgn":"\u0000[[[[","game":1e9}`},
+		{"/api/game/new", `{"time_control":"3+2"}`},
+		{"/api/game/new", `{"time_control":"1e400+0"}`},
+		{"/api/game/load", `{"fen":"startpos","time_control":"0.5+180"}`},
+		{"/api/search", `{"kind":"play","visits":1}`},
 	}
 	for i, s := range seeds {
 		f.Add(uint8(i), []byte(s.body))

@@ -3,18 +3,22 @@ package serve
 import (
 	"bytes"
 	"strings"
+	"time"
 
 	"github.com/alicezero/alicezero/env"
 )
 
 // game is a session's game: a position with its history back to the
-// set-up position, and the tags of the PGN it was loaded from.
+// set-up position, the tags of the PGN it was loaded from, and its clocks
+// when it is timed.
 type game struct {
 	pos *env.Position
 	// version counts changes, so that an engine move searched for one
 	// position is not played into another.
 	version int
 	tags    [][2]string
+	// clock is nil for an untimed game.
+	clock *gameClock
 }
 
 func newGame(p *env.Position) *game { return &game{pos: p} }
@@ -25,47 +29,73 @@ type gameJSON struct {
 	StartFEN string     `json:"start_fen"`
 	Moves    []moveJSON `json:"moves"`
 	Version  int        `json:"version"`
+	Clock    *clockJSON `json:"clock,omitempty"`
 }
 
-// state describes the game: the current position and the moves from the
-// set-up position.
-func (g *game) state() gameJSON {
+// state describes the game at now: the current position, the moves from
+// the set-up position and the clocks. A game lost on time has that
+// status and result, and no legal moves.
+func (g *game) state(now time.Time) gameJSON {
 	q := g.pos.Clone()
 	moves := make([]env.Move, q.Ply())
 	for i := len(moves) - 1; i >= 0; i-- {
 		moves[i] = q.LastMove()
 		q.UnmakeMove()
 	}
-	js := gameJSON{positionJSON: describePosition(g.pos), StartFEN: q.FEN(), Moves: make([]moveJSON, 0, len(moves)), Version: g.version}
+	js := gameJSON{positionJSON: describePosition(g.pos), StartFEN: q.FEN(), Moves: make([]moveJSON, 0, len(moves)), Version: g.version,
+		Clock: g.describeClock(now)}
 	for _, m := range moves {
 		js.Moves = append(js.Moves, describeMove(q, m))
 		q.MakeMove(m)
 	}
+	status, result := g.outcome()
+	js.Status, js.Result = status, result.String()
+	if g.isOver() {
+		js.Legal = []moveJSON{}
+	}
 	return js
 }
 
-// set replaces the game.
-func (g *game) set(p *env.Position, tags [][2]string) {
-	g.pos, g.tags = p, tags
+// set replaces the game; tc, when not nil, times it.
+func (g *game) set(p *env.Position, tags [][2]string, tc *timeControl) {
+	g.pos, g.tags, g.clock = p, tags, nil
+	if tc != nil {
+		g.clock = newGameClock(*tc)
+	}
 	g.version++
 }
 
-// play plays the move written in UCI or SAN notation.
-func (g *game) play(s string) error {
-	if st := g.pos.Status(); st.IsOver() {
-		return badRequest("the game is over (%s)", st)
+// play plays the move written in UCI or SAN notation at now.
+func (g *game) play(s string, now time.Time) error {
+	g.tick(now)
+	if g.isOver() {
+		return badRequest("the game is over (%s)", g.overReason())
 	}
 	m, err := g.pos.ParseMove(strings.TrimSpace(s))
 	if err != nil {
 		return badRequest("%v", err)
 	}
-	g.pos.MakeMove(m)
-	g.version++
+	g.makeMove(m, now)
 	return nil
 }
 
-// undo takes back up to n moves and reports how many it took back.
-func (g *game) undo(n int) int {
+// makeMove plays m, a legal move, at now, settling the clocks.
+func (g *game) makeMove(m env.Move, now time.Time) {
+	g.moved(now)
+	g.pos.MakeMove(m)
+	g.version++
+}
+
+// undo takes back up to n moves at now and reports how many it took back.
+// It gives back no time: the side to move's clock is charged up to now,
+// and the side to move after the undo has its clock run from now on. A
+// game lost on time stays lost.
+func (g *game) undo(n int, now time.Time) (int, error) {
+	g.tick(now)
+	if g.clock != nil && g.clock.flagged {
+		return 0, badRequest("the game is over (%s): the time is spent, and undo gives none back; start a new game", g.overReason())
+	}
+	g.charge(now)
 	k := 0
 	for ; k < n && g.pos.Ply() > 0; k++ {
 		g.pos.UnmakeMove()
@@ -73,10 +103,11 @@ func (g *game) undo(n int) int {
 	if k > 0 {
 		g.version++
 	}
-	return k
+	return k, nil
 }
 
-// pgn writes the game as PGN, with the tags it was loaded with.
+// pgn writes the game as PGN, with the tags it was loaded with; a timed
+// game has its TimeControl tag and, once over, its Termination.
 func (g *game) pgn() (string, error) {
 	q := g.pos.Clone()
 	pg := env.NewGame(q.Variant())
@@ -92,7 +123,16 @@ func (g *game) pgn() (string, error) {
 	if pg.Tag("Event") == "" {
 		pg.SetTag("Event", "AliceZero web game")
 	}
-	pg.Result = g.pos.Outcome(g.pos.Status())
+	_, pg.Result = g.outcome()
+	if c := g.clock; c != nil {
+		pg.SetTag("TimeControl", c.tc.pgnTag())
+		switch {
+		case c.flagged:
+			pg.SetTag("Termination", "time forfeit")
+		case g.pos.Status().IsOver():
+			pg.SetTag("Termination", "normal")
+		}
+	}
 	var buf bytes.Buffer
 	if err := env.WritePGN(&buf, pg); err != nil {
 		return "", err

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/alicezero/alicezero/env"
 )
@@ -20,6 +21,8 @@ type infoResponse struct {
 	MaxMovetimeMS int64          `json:"max_movetime_ms"`
 	Searchers     int            `json:"searchers"`
 	Queue         int            `json:"queue"`
+	// TimeControls are the time controls the page offers by name.
+	TimeControls []string `json:"time_controls"`
 }
 
 func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request, se *session) error {
@@ -36,6 +39,7 @@ func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request, se *session)
 		MaxMovetimeMS: s.opts.MaxTime.Milliseconds(),
 		Searchers:     s.opts.Searchers,
 		Queue:         s.opts.Queue,
+		TimeControls:  timeControlPresets(),
 	})
 	return nil
 }
@@ -43,24 +47,31 @@ func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request, se *session)
 // withGame runs f on the session's game under the session's lock and
 // answers with the game's state. A change made there and the stopping of
 // the session's searches happen in one step, so that an engine move found
-// for the old game is never played into the new one.
-func withGame(w http.ResponseWriter, se *session, f func(g *game) error) error {
+// for the old game is never played into the new one. The request's
+// moment, read once, times it all; a flag that fell before it is seen
+// first.
+func (s *Server) withGame(w http.ResponseWriter, se *session, f func(g *game, now time.Time) error) error {
 	se.mu.Lock()
 	defer se.mu.Unlock()
-	if err := f(se.game); err != nil {
+	now := s.now()
+	se.game.tick(now)
+	if err := f(se.game, now); err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, se.game.state())
+	writeJSON(w, http.StatusOK, se.game.state(now))
 	return nil
 }
 
 func (s *Server) handleGame(w http.ResponseWriter, r *http.Request, se *session) error {
-	return withGame(w, se, func(*game) error { return nil })
+	return s.withGame(w, se, func(*game, time.Time) error { return nil })
 }
 
 type newGameRequest struct {
 	FEN     string `json:"fen"`
 	Variant string `json:"variant"`
+	// TimeControl times the game: "M+S" (minutes each, seconds added per
+	// move) or "" / "none" for no clock.
+	TimeControl string `json:"time_control"`
 }
 
 func (s *Server) handleNewGame(w http.ResponseWriter, r *http.Request, se *session) error {
@@ -68,13 +79,17 @@ func (s *Server) handleNewGame(w http.ResponseWriter, r *http.Request, se *sessi
 	if err := readJSON(r, &req); err != nil {
 		return err
 	}
+	tc, err := parseTimeControl(req.TimeControl)
+	if err != nil {
+		return err
+	}
 	p, err := parsePosition(req.FEN, req.Variant, nil)
 	if err != nil {
 		return err
 	}
-	return withGame(w, se, func(g *game) error {
+	return s.withGame(w, se, func(g *game, _ time.Time) error {
 		se.stopSearchesLocked()
-		g.set(p, nil)
+		g.set(p, nil, tc)
 		return nil
 	})
 }
@@ -95,11 +110,16 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request, se *session)
 	if strings.TrimSpace(req.Move) == "" {
 		return badRequest("no move: send {\"move\": \"e2e4\"}")
 	}
-	return withGame(w, se, func(g *game) error {
+	return s.withGame(w, se, func(g *game, now time.Time) error {
+		// A move after the flag fell is refused as too late, whatever
+		// version it was sent for.
+		if g.isOver() {
+			return badRequest("the game is over (%s)", g.overReason())
+		}
 		if req.Version != nil && *req.Version != g.version {
 			return &apiError{status: http.StatusConflict, msg: "the game has changed since (reload it)"}
 		}
-		return g.play(req.Move)
+		return g.play(req.Move, now)
 	})
 }
 
@@ -118,9 +138,11 @@ func (s *Server) handleUndo(w http.ResponseWriter, r *http.Request, se *session)
 	if req.Plies < 0 || req.Plies > 10000 {
 		return badRequest("plies must lie in 1..10000, got %d", req.Plies)
 	}
-	return withGame(w, se, func(g *game) error {
+	return s.withGame(w, se, func(g *game, now time.Time) error {
+		if _, err := g.undo(req.Plies, now); err != nil {
+			return err
+		}
 		se.stopSearchesLocked()
-		g.undo(req.Plies)
 		return nil
 	})
 }
@@ -135,6 +157,9 @@ type loadRequest struct {
 	PGN     string   `json:"pgn"`
 	Game    int      `json:"game"`
 	Ply     *int     `json:"ply"`
+	// TimeControl times the game from the loaded position on, as for a
+	// new game.
+	TimeControl string `json:"time_control"`
 }
 
 func (s *Server) handleLoad(w http.ResponseWriter, r *http.Request, se *session) error {
@@ -142,10 +167,13 @@ func (s *Server) handleLoad(w http.ResponseWriter, r *http.Request, se *session)
 	if err := readJSON(r, &req); err != nil {
 		return err
 	}
+	tc, err := parseTimeControl(req.TimeControl)
+	if err != nil {
+		return err
+	}
 	var (
 		p    *env.Position
 		tags [][2]string
-		err  error
 	)
 	switch {
 	case req.PGN != "" && (req.FEN != "" || len(req.Moves) > 0):
@@ -160,9 +188,9 @@ func (s *Server) handleLoad(w http.ResponseWriter, r *http.Request, se *session)
 	if err != nil {
 		return err
 	}
-	return withGame(w, se, func(g *game) error {
+	return s.withGame(w, se, func(g *game, _ time.Time) error {
 		se.stopSearchesLocked()
-		g.set(p, tags)
+		g.set(p, tags, tc)
 		return nil
 	})
 }
@@ -195,7 +223,9 @@ func positionFromPGN(text, variant string, index int, ply *int) (*env.Position, 
 	var tags [][2]string
 	for _, t := range g.Tags {
 		switch t[0] {
-		case "Result", "Variant", "SetUp", "FEN":
+		// Termination told how the loaded game ended, which the game
+		// played on from here need not.
+		case "Result", "Variant", "SetUp", "FEN", "Termination":
 		default:
 			tags = append(tags, t)
 		}
@@ -249,6 +279,7 @@ type pgnResponse struct {
 
 func (s *Server) handleGamePGN(w http.ResponseWriter, r *http.Request, se *session) error {
 	se.mu.Lock()
+	se.game.tick(s.now())
 	text, err := se.game.pgn()
 	fen := se.game.pos.FEN()
 	se.mu.Unlock()
@@ -269,11 +300,16 @@ type legalResponse struct {
 
 func (s *Server) handleGameLegal(w http.ResponseWriter, r *http.Request, se *session) error {
 	se.mu.Lock()
-	p := se.game.pos.Clone()
+	se.game.tick(s.now())
+	p, over := se.game.pos.Clone(), se.game.isOver()
 	se.mu.Unlock()
 	res, err := legalFrom(p, r.URL.Query().Get("from"))
 	if err != nil {
 		return err
+	}
+	if over {
+		// A game lost on time has no legal moves left, as a mated one.
+		res.Moves = []moveJSON{}
 	}
 	writeJSON(w, http.StatusOK, res)
 	return nil

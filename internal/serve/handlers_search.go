@@ -21,7 +21,8 @@ type searchRequest struct {
 	PGN     string   `json:"pgn"`
 	Game    int      `json:"game"`
 	// Visits and MovetimeMS bound the search (for a review: each
-	// position's); neither means the server's default visits.
+	// position's); neither means the server's default visits, or for a
+	// play search in a timed game, the engine's clock alone.
 	Visits     int `json:"visits"`
 	MovetimeMS int `json:"movetime_ms"`
 	// Weights chooses the engine: "default", "none" (the plain search) or
@@ -42,8 +43,7 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request, se *sessio
 	default:
 		return badRequest("kind: want analyse, play or review, got %q", req.Kind)
 	}
-	lim, err := s.limits(req.Visits, req.MovetimeMS)
-	if err != nil {
+	if err := s.checkLimits(req.Visits, req.MovetimeMS); err != nil {
 		return err
 	}
 	wc, err := s.resolveWeights(req.Weights)
@@ -51,11 +51,12 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request, se *sessio
 		return err
 	}
 	sr := newSearch(s.ctx, se, kind)
-	sr.lim, sr.weights = lim, wc
+	sr.weights = wc
 	if err := s.searchPosition(sr, &req, se); err != nil {
 		sr.stop()
 		return err
 	}
+	sr.lim = s.limits(req.Visits, req.MovetimeMS, sr.clocked)
 	if kind != kindReview {
 		if st := sr.root.Status(); st.IsOver() {
 			sr.stop()
@@ -86,8 +87,14 @@ func (s *Server) searchPosition(sr *search, req *searchRequest, se *session) err
 			return badRequest("a play search plays in the session's game: send no fen, moves or pgn")
 		}
 		se.mu.Lock()
-		sr.root, sr.version = se.game.pos.Clone(), se.game.version
+		g := se.game
+		g.tick(s.now())
+		over, reason := g.isOver(), g.overReason()
+		sr.root, sr.version, sr.clocked = g.pos.Clone(), g.version, g.clock != nil
 		se.mu.Unlock()
+		if over {
+			return badRequest("nothing to search: the game is over (%s)", reason)
+		}
 	case req.PGN != "":
 		if sr.kind != kindReview {
 			return badRequest("pgn is for a review; send fen and moves to analyse a position")
@@ -148,19 +155,31 @@ func (s *Server) searchPosition(sr *search, req *searchRequest, se *session) err
 	return nil
 }
 
-// limits checks a request's search limits against the server's bounds.
-func (s *Server) limits(visits, movetimeMS int) (Limits, error) {
+// checkLimits checks a request's search limits against the server's
+// bounds.
+func (s *Server) checkLimits(visits, movetimeMS int) error {
 	switch {
 	case visits < 0 || visits > s.opts.MaxVisits:
-		return Limits{}, badRequest("visits must lie in 1..%d, got %d", s.opts.MaxVisits, visits)
+		return badRequest("visits must lie in 1..%d, got %d", s.opts.MaxVisits, visits)
 	case movetimeMS < 0 || time.Duration(movetimeMS)*time.Millisecond > s.opts.MaxTime:
-		return Limits{}, badRequest("movetime_ms must lie in 1..%d, got %d", s.opts.MaxTime.Milliseconds(), movetimeMS)
+		return badRequest("movetime_ms must lie in 1..%d, got %d", s.opts.MaxTime.Milliseconds(), movetimeMS)
 	}
+	return nil
+}
+
+// limits turns checked limits into a search's. A clocked search (a play
+// search in a timed game) gets its clocks when it starts; the server's
+// longest search time still bounds each move, and the visits or time the
+// request set bound it further.
+func (s *Server) limits(visits, movetimeMS int, clocked bool) Limits {
 	lim := Limits{Visits: visits, Time: time.Duration(movetimeMS) * time.Millisecond}
-	if lim.Visits == 0 && lim.Time == 0 {
+	switch {
+	case clocked && lim.Time == 0:
+		lim.Time = s.opts.MaxTime
+	case lim.Visits == 0 && lim.Time == 0:
 		lim.Visits = s.opts.DefaultVisits
 	}
-	return lim, nil
+	return lim
 }
 
 // lookupSearch finds the session's search named in the path.

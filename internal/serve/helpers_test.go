@@ -32,6 +32,8 @@ type fakeEngine struct {
 	// gate, when not nil, holds every search until it is closed (or the
 	// search is stopped).
 	gate chan struct{}
+	// searched, when not nil, records each search's limits as it starts.
+	searched func(Limits)
 }
 
 func (f *fakeEngine) Describe() string { return "fake engine (" + f.weights + ")" }
@@ -74,6 +76,9 @@ func (f *fakeEngine) Search(ctx context.Context, pos *env.Position, lim Limits, 
 	for i, m := range moves[:min(3, len(moves))] {
 		in.Top = append(in.Top, MoveStat{Move: m, Visits: 30 - 10*i, Q: 0.1, Prior: 0.2})
 	}
+	if f.searched != nil {
+		f.searched(lim)
+	}
 	start := time.Now()
 	if f.gate != nil {
 		select {
@@ -112,6 +117,7 @@ type fakeLoader struct {
 	steps  int
 	delay  time.Duration
 	gate   chan struct{}
+	lims   []Limits // of each search, as it started
 }
 
 func (l *fakeLoader) load(ctx context.Context, weights string) (Engine, error) {
@@ -121,7 +127,56 @@ func (l *fakeLoader) load(ctx context.Context, weights string) (Engine, error) {
 	l.mu.Lock()
 	l.loaded = append(l.loaded, weights)
 	l.mu.Unlock()
-	return &fakeEngine{weights: weights, steps: l.steps, delay: l.delay, closed: &l.closed, gate: l.gate}, nil
+	return &fakeEngine{weights: weights, steps: l.steps, delay: l.delay, closed: &l.closed, gate: l.gate, searched: l.searched}, nil
+}
+
+func (l *fakeLoader) searched(lim Limits) {
+	l.mu.Lock()
+	l.lims = append(l.lims, lim)
+	l.mu.Unlock()
+}
+
+// limits returns the limits of the searches started so far.
+func (l *fakeLoader) limits() []Limits {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]Limits(nil), l.lims...)
+}
+
+// waitSearches waits (briefly: the worker picks a search up at once) until
+// n searches have started, and returns their limits.
+func (l *fakeLoader) waitSearches(t *testing.T, n int) []Limits {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if lims := l.limits(); len(lims) >= n {
+			return lims
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d searches started, want %d", len(l.limits()), n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// fakeClock is a settable time for Options.Now.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newFakeClock() *fakeClock { return &fakeClock{t: time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)} }
+
+func (c *fakeClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
 }
 
 func (l *fakeLoader) weightsLoaded() []string {

@@ -135,7 +135,7 @@ func lineSAN(p *env.Position, moves []env.Move) []string {
 	return out
 }
 
-// parsePosition reads a FEN ("" or "startpos": the start position) of the
+// parsePosition reads a FEN ("" or "startpos": the variant's start) of the
 // named variant ("" for alice) and plays moves (UCI or SAN) from it.
 func parsePosition(fen, variant string, moves []string) (*env.Position, error) {
 	v := env.Alice
@@ -147,7 +147,7 @@ func parsePosition(fen, variant string, moves []string) (*env.Position, error) {
 	}
 	fen = strings.TrimSpace(fen)
 	if fen == "" || fen == "startpos" {
-		fen = env.StartFEN
+		fen = v.StartFEN()
 	}
 	p, err := env.ParseFEN(fen, v)
 	if err != nil {

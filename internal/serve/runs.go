@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/alicezero/alicezero/train/runs"
@@ -30,7 +31,8 @@ const (
 )
 
 // iterFileRE matches the per-iteration files: iter-NNNNNN.azck, .pgn.
-var iterFileRE = regexp.MustCompile(`^iter-([0-9]{6,9})\.(azck|pgn)$`)
+// It is compiled on first use, not in every process's start-up.
+var iterFileRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^iter-([0-9]{6,9})\.(azck|pgn)$`) })
 
 // runFile is a per-iteration file of a run.
 type runFile struct {
@@ -171,7 +173,7 @@ func (rf runsFolder) iterFiles(name, sub, ext string) ([]runFile, error) {
 	}
 	out := []runFile{}
 	for _, e := range entries {
-		m := iterFileRE.FindStringSubmatch(e.Name())
+		m := iterFileRE().FindStringSubmatch(e.Name())
 		if m == nil || "."+m[2] != ext || e.IsDir() {
 			continue
 		}
@@ -193,7 +195,7 @@ func (rf runsFolder) iterFile(name, sub, ext, file string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	m := iterFileRE.FindStringSubmatch(file)
+	m := iterFileRE().FindStringSubmatch(file)
 	if m == nil || "."+m[2] != ext {
 		return "", badRequest("%q is not a file name like iter-000012%s", file, ext)
 	}

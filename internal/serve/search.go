@@ -40,8 +40,11 @@ type search struct {
 	line    []env.Move    // kindReview: the moves to evaluate after root
 	lim     Limits
 	weights weightsChoice
-	// version is the session game's version when a kindPlay search began.
+	// version is the session game's version when a kindPlay search began;
+	// clocked is set when that game is timed: the engine then moves by
+	// its clock.
 	version int
+	clocked bool
 
 	ctx    context.Context
 	cancel context.CancelFunc

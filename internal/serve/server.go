@@ -50,6 +50,9 @@ type Options struct {
 	MaxStreams int
 	// Log receives one line per notable event (default: discarded).
 	Log io.Writer
+	// Now is the time that times games and sessions (default time.Now);
+	// tests set a fake one to move the clocks at will.
+	Now func() time.Time
 }
 
 func (o Options) withDefaults() Options {
@@ -76,6 +79,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Log == nil {
 		o.Log = io.Discard
+	}
+	if o.Now == nil {
+		o.Now = time.Now
 	}
 	return o
 }
@@ -127,7 +133,7 @@ func New(opts Options) (*Server, error) {
 		opts:     opts,
 		log:      log.New(opts.Log, "serve: ", log.LstdFlags),
 		runs:     runsFolder{dir: opts.RunsDir},
-		sessions: newSessionStore(opts.MaxSessions, opts.SessionTTL, time.Now),
+		sessions: newSessionStore(opts.MaxSessions, opts.SessionTTL, opts.Now),
 		engines:  &enginePool{load: opts.Load, maxIdle: opts.MaxIdleEngines},
 		queue:    make(chan *search, opts.Queue),
 		streams:  make(chan struct{}, opts.MaxStreams),
@@ -158,6 +164,9 @@ func (s *Server) Close() error {
 	})
 	return err
 }
+
+// now is the server's time, the one authority on the games' clocks.
+func (s *Server) now() time.Time { return s.opts.Now() }
 
 // Handler returns the server's HTTP handler: the page, its assets and the
 // API.

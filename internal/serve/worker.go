@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/sourcegraph/conc/panics"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 )
 
 // enqueue puts sr in the search queue, or refuses it when the queue is
@@ -67,10 +69,12 @@ type doneJSON struct {
 	Info  *infoJSON `json:"info,omitempty"`
 	// Played is the move a play search played in the game, and Game the
 	// game after it; Stale is set when the game changed during the search,
-	// so that the move was not played.
-	Played *moveJSON `json:"played,omitempty"`
-	Game   *gameJSON `json:"game,omitempty"`
-	Stale  bool      `json:"stale,omitempty"`
+	// so that the move was not played. Timeout is set when the engine's
+	// clock ran out before its move: Game is then the game lost on time.
+	Played  *moveJSON `json:"played,omitempty"`
+	Game    *gameJSON `json:"game,omitempty"`
+	Stale   bool      `json:"stale,omitempty"`
+	Timeout bool      `json:"timeout,omitempty"`
 }
 
 // finish ends the search with its "done" event.
@@ -97,6 +101,23 @@ func (s *Server) run(sr *search) {
 		s.review(sr, eng)
 		return
 	}
+	lim, ctx := sr.lim, sr.ctx
+	if sr.kind == kindPlay && sr.clocked {
+		// The engine's clock has run since the visitor's move, through
+		// the queue and the engine's loading: it searches on what is left.
+		clocks, left, d := s.engineClock(sr)
+		if d != nil {
+			sr.finish(stateDone, *d)
+			return
+		}
+		lim.Clock = clocks
+		// A backstop, should the time manager misjudge: the search stops
+		// just before the engine's flag would fall, and the move found so
+		// far is played in time.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, left-min(left/10, 50*time.Millisecond))
+		defer cancel()
+	}
 	pos := sr.root.Clone()
 	scratch := pos.Clone() // for writing reports; the engine has pos
 	report := func(in Info) {
@@ -104,7 +125,7 @@ func (s *Server) run(sr *search) {
 		sr.setLast(js)
 		sr.publish("info", js)
 	}
-	in, err := eng.Search(sr.ctx, pos, sr.lim, report)
+	in, err := eng.Search(ctx, pos, lim, report)
 	var ml env.MoveList
 	scratch.LegalMoves(&ml)
 	if err != nil && !ml.Contains(in.BestMove) {
@@ -132,8 +153,30 @@ func (s *Server) run(sr *search) {
 	sr.finish(state, d)
 }
 
+// engineClock returns, for a play search in a timed game about to start,
+// the clocks to search by and the engine's time left; or, when the game
+// has changed meanwhile or the engine's time ran out already, the search's
+// last event instead.
+func (s *Server) engineClock(sr *search) (clock.Limits, time.Duration, *doneJSON) {
+	se := sr.owner
+	se.mu.Lock()
+	defer se.mu.Unlock()
+	g := se.game
+	if g.version != sr.version || g.clock == nil {
+		return clock.Limits{}, 0, &doneJSON{Stale: true}
+	}
+	now := s.now()
+	g.tick(now)
+	if g.isOver() {
+		st := g.state(now)
+		return clock.Limits{}, 0, &doneJSON{Timeout: true, Game: &st}
+	}
+	return g.engineLimits(now), g.timeLeft(g.pos.SideToMove(), now), nil
+}
+
 // playFound plays the move a play search found in its session's game,
-// unless the game changed during the search.
+// unless the game changed during the search or, in a timed game, the
+// engine's time ran out before the move came.
 func (s *Server) playFound(sr *search, m env.Move, d *doneJSON) {
 	se := sr.owner
 	se.mu.Lock()
@@ -143,10 +186,17 @@ func (s *Server) playFound(sr *search, m env.Move, d *doneJSON) {
 		d.Stale = true
 		return
 	}
+	now := s.now()
+	g.tick(now)
+	if g.isOver() {
+		d.Timeout = true
+		st := g.state(now)
+		d.Game = &st
+		return
+	}
 	played := describeMove(g.pos, m)
-	g.pos.MakeMove(m)
-	g.version++
-	st := g.state()
+	g.makeMove(m, now)
+	st := g.state(now)
 	d.Played, d.Game = &played, &st
 }
 

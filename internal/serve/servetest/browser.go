@@ -202,7 +202,18 @@ type Game struct {
 	Side   string `json:"side"`
 	Ply    int    `json:"ply"`
 	Status string `json:"status"`
+	Result string `json:"result"`
 	Legal  []Move `json:"legal"`
+	Clock  *Clock `json:"clock"`
+}
+
+// Clock is a timed game's clocks as the API describes them.
+type Clock struct {
+	TimeControl string `json:"time_control"`
+	WhiteMS     int64  `json:"white_ms"`
+	BlackMS     int64  `json:"black_ms"`
+	Running     string `json:"running"`
+	Flag        string `json:"flag"`
 }
 
 // CurrentGame asks the API (in the page's session) for the game.
@@ -239,14 +250,21 @@ func (p *Page) ClickMove(m Move) {
 // each. choose picks the move to play from the legal ones.
 func (p *Page) PlayAgainstEngine(plies int, choose func(ply int, legal []Move) Move, reply time.Duration) Game {
 	p.t.Helper()
+	return p.PlayAs("white", plies, choose, reply)
+}
+
+// PlayAs plays colour's moves ("white" or "black") by clicks, the engine
+// playing the other side, as PlayAgainstEngine does.
+func (p *Page) PlayAs(colour string, plies int, choose func(ply int, legal []Move) Move, reply time.Duration) Game {
+	p.t.Helper()
 	for {
 		p.WaitFor(reply, `document.body.dataset.thinking !== '1'`)
 		g := p.CurrentGame()
 		if g.Status != "ongoing" || g.Ply >= plies {
 			return g
 		}
-		if g.Side != "white" {
-			p.t.Fatalf("ply %d: Black to move but the engine is not thinking", g.Ply)
+		if g.Side != colour {
+			p.t.Fatalf("ply %d: the engine's side (%s) to move but the engine is not thinking", g.Ply, g.Side)
 		}
 		p.ClickMove(choose(g.Ply, g.Legal))
 		p.WaitFor(reply, fmt.Sprintf(`Number(document.body.dataset.ply) >= %d && document.body.dataset.thinking !== '1'`, g.Ply+2))

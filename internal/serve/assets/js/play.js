@@ -4,6 +4,7 @@
 import { api, Search } from './api.js';
 import { TwinBoards } from './board.js';
 import { renderAnalysis } from './analysis.js';
+import { Clocks } from './clock.js';
 import { toast, copyText, choosePromotion, statusText, moveList, fenSide, fenFullmove } from './ui.js';
 
 const SETTINGS_KEY = 'alicezero.play';
@@ -14,7 +15,8 @@ export class PlayView {
     this.game = null;
     this.search = null;
     this.searchKind = null; // "play" or "analyse" while one runs
-    this.settings = Object.assign({ colour: 'white', weights: 'default', visits: info.default_visits, seconds: 0, analyse: false, variant: 'alice' },
+    this.settings = Object.assign({ colour: 'white', weights: 'default', visits: info.default_visits, seconds: 0, analyse: false, variant: 'alice',
+      timeControl: 'none', customTC: '' },
       JSON.parse(localStorage.getItem(SETTINGS_KEY) || '{}'));
     this.boards = new TwinBoards(document.getElementById('play-boards'), {
       interactive: true,
@@ -23,6 +25,8 @@ export class PlayView {
       choosePromotion,
     });
     this.analysisBox = document.getElementById('play-analysis');
+    // The page's clocks reaching zero asks the server, which rules on it.
+    this.clocks = new Clocks(document.getElementById('play-clocks'), () => this.load());
     this.bindControls();
   }
 
@@ -35,6 +39,7 @@ export class PlayView {
     colour.addEventListener('change', () => {
       s.colour = colour.value;
       this.boards.setFlipped(s.colour === 'black');
+      this.clocks.setNames(this.clockNames());
       this.save();
       this.next();
     });
@@ -54,6 +59,7 @@ export class PlayView {
     variant.value = s.variant;
     variant.addEventListener('change', () => { s.variant = variant.value; this.save(); this.newGame(); });
     this.$('set-weights').addEventListener('change', (ev) => { s.weights = ev.target.value; this.save(); });
+    this.bindClock();
     this.$('btn-new').addEventListener('click', () => this.newGame());
     this.$('btn-undo').addEventListener('click', () => this.undo());
     this.$('btn-flip').addEventListener('click', () => this.boards.flip());
@@ -73,6 +79,62 @@ export class PlayView {
     this.$('paste-cancel').addEventListener('click', () => this.$('paste-box').classList.add('hidden'));
     this.$('paste-load').addEventListener('click', () => this.paste());
     this.boards.setFlipped(s.colour === 'black');
+    this.clocks.setNames(this.clockNames());
+  }
+
+  // bindClock sets up the time control choice: none, the server's presets,
+  // or a custom "minutes+seconds".
+  bindClock() {
+    const s = this.settings;
+    const sel = this.$('set-clock');
+    const custom = this.$('set-clock-custom');
+    const customOption = sel.querySelector('option[value=custom]');
+    for (const tc of this.info.time_controls || []) sel.insertBefore(new Option(tc, tc), customOption);
+    if (![...sel.options].some((o) => o.value === s.timeControl)) s.timeControl = 'none';
+    sel.value = s.timeControl;
+    custom.value = s.customTC;
+    custom.classList.toggle('hidden', s.timeControl !== 'custom');
+    sel.addEventListener('change', () => {
+      s.timeControl = sel.value;
+      custom.classList.toggle('hidden', s.timeControl !== 'custom');
+      this.save();
+      // A custom clock waits for one that reads (Enter in its field).
+      if (s.timeControl === 'custom' && (!s.customTC || custom.getAttribute('aria-invalid') === 'true')) {
+        custom.focus();
+        return;
+      }
+      this.clockChanged();
+    });
+    custom.addEventListener('input', () => custom.removeAttribute('aria-invalid'));
+    custom.addEventListener('change', () => {
+      s.customTC = custom.value.trim();
+      this.save();
+      this.clockChanged();
+    });
+  }
+
+  // timeControl is the chosen time control as the API reads it.
+  timeControl() {
+    const s = this.settings;
+    return s.timeControl === 'custom' ? (s.customTC || 'none') : s.timeControl;
+  }
+
+  // clockChanged starts a game on the new clock when no move would be
+  // lost by it (none played yet, or the game over); otherwise the clock
+  // waits for the next new game.
+  clockChanged() {
+    if (!this.game || this.game.status !== 'ongoing') this.newGame();
+    else if (this.game.ply === 0) this.newGame(this.game.start_fen);
+    else toast(`The clock (${this.timeControl()}) applies from the next new game`);
+  }
+
+  clockNames() {
+    const c = this.settings.colour;
+    const engine = 'AliceZero';
+    return {
+      white: c === 'white' ? 'You' : c === 'black' ? engine : 'White',
+      black: c === 'black' ? 'You' : c === 'white' ? engine : 'Black',
+    };
   }
 
   save() { localStorage.setItem(SETTINGS_KEY, JSON.stringify(this.settings)); }
@@ -116,12 +178,22 @@ export class PlayView {
     const side = fenSide(game.start_fen);
     moveList(this.$('play-moves'), game.moves, side, fenFullmove(game.start_fen), game.moves.length);
     document.body.dataset.ply = String(game.ply);
+    this.clocks.show(game.clock || null);
+    // With a clock the engine manages its own time.
+    const timed = Boolean(game.clock);
+    for (const id of ['set-visits', 'set-time']) {
+      const el = this.$(id);
+      el.disabled = timed;
+      el.title = timed ? 'With a clock the engine spends its own time' : '';
+    }
     this.showStatus();
     this.next();
   }
 
   showStatus(extra) {
     let text = this.game ? statusText(this.game) : '';
+    const c = this.game && this.game.clock;
+    if (c && !c.running && this.game.status === 'ongoing') text = `${text} · the clocks start with the first move`;
     if (this.searchKind === 'play') text = `${text} · AliceZero is thinking…`;
     if (extra) text = `${text} · ${extra}`;
     this.$('play-status').textContent = text;
@@ -162,11 +234,15 @@ export class PlayView {
     return ms > 0 ? { movetime_ms: ms } : { visits: this.settings.visits };
   }
 
+  // playLimits bound the engine's move: in a timed game its clock alone,
+  // which the server passes to the engine's time manager.
+  playLimits() { return this.game && this.game.clock ? {} : this.limits(); }
+
   startPlay() {
     this.stopSearch();
     this.searchKind = 'play';
     const fullmove = this.game.fullmove;
-    const search = new Search({ kind: 'play', weights: this.settings.weights, ...this.limits() }, {
+    const search = new Search({ kind: 'play', weights: this.settings.weights, ...this.playLimits() }, {
       engine: (e) => { document.getElementById('engine-name').textContent = e.engine; },
       info: (info) => renderAnalysis(this.analysisBox, info, { fullmove }),
       done: (d) => {
@@ -238,11 +314,18 @@ export class PlayView {
     } catch (e) { toast(e.message, true); }
   }
 
-  async newGame() {
+  // newGame starts a game on the chosen clock, from the start position or
+  // from fen.
+  async newGame(fen) {
     this.stopSearch();
+    const body = { variant: this.settings.variant, time_control: this.timeControl() };
+    if (fen) body.fen = fen;
     try {
-      this.show(await api('POST', '/game/new', { variant: this.settings.variant }));
-    } catch (e) { toast(e.message, true); }
+      this.show(await api('POST', '/game/new', body));
+    } catch (e) {
+      if (e.message.includes('time_control')) this.$('set-clock-custom').setAttribute('aria-invalid', 'true');
+      toast(e.message, true);
+    }
   }
 
   async paste() {
@@ -251,7 +334,7 @@ export class PlayView {
     const isPGN = text.includes('[') || /\d\s*\.\s*[a-hNBRQKO]/.test(text) || !text.includes('/');
     this.stopSearch();
     try {
-      const body = isPGN ? { pgn: text, variant: this.settings.variant } : { fen: text, variant: this.settings.variant };
+      const body = { variant: this.settings.variant, time_control: this.timeControl(), ...(isPGN ? { pgn: text } : { fen: text }) };
       this.show(await api('POST', '/game/load', body));
       this.$('paste-box').classList.add('hidden');
       this.$('paste-text').value = '';
@@ -264,7 +347,7 @@ export class PlayView {
   async loadLine(request) {
     this.stopSearch();
     try {
-      this.show(await api('POST', '/game/load', request));
+      this.show(await api('POST', '/game/load', { ...request, time_control: this.timeControl() }));
     } catch (e) { toast(e.message, true); }
   }
 }

@@ -84,6 +84,11 @@ export function statusText(pos) {
       return 'Draw by the fifty-move rule';
     case 'dead-position':
       return 'Draw: only the kings are left';
+    case 'time-forfeit': {
+      const flag = pos.clock && pos.clock.flag === 'black' ? 'Black' : 'White';
+      const other = flag === 'White' ? 'Black' : 'White';
+      return pos.result === '1/2-1/2' ? `${flag}'s time ran out, but ${other} has only a king: draw` : `${flag}'s time ran out: ${other} wins (${pos.result})`;
+    }
     default:
       return `Game over (${pos.status}): ${pos.result}`;
   }
