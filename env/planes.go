@@ -17,21 +17,37 @@ package env
 //	25     squares of board A attacked by their pieces standing on board A
 //	26     squares of board B attacked by our pieces standing on board B
 //	27     squares of board B attacked by their pieces standing on board B
-//	28     1 everywhere if this position occurred once before
-//	29     1 everywhere if it occurred twice before
-//	30     1 everywhere if we may castle king side
-//	31     1 everywhere if we may castle queen side
-//	32     1 everywhere if they may castle king side
-//	33     1 everywhere if they may castle queen side
-//	34     halfmove clock / 100 everywhere (capped at 1)
+//	28     1 on the board if this position occurred once before
+//	29     1 on the board if it occurred twice before
+//	30     1 on the board if we may castle king side
+//	31     1 on the board if we may castle queen side
+//	32     1 on the board if they may castle king side
+//	33     1 on the board if they may castle queen side
+//	34     halfmove clock / 100 on the board (capped at 1)
 //	35     the en-passant target square (alice-ep only), one-hot
-//	36     1 everywhere (lets convolutions see the board's edge)
+//	36     1 on the board (lets convolutions see the board's edge)
 //
 // A square is attacked in the ordinary chess sense on its board (pawns
 // attack diagonally forward, sliders stop at the first man of that board),
 // whoever stands on it: what gives check, and what a capture on that board
 // needs. The attack planes spare a small network the work of finding
 // hanging pieces and checks from the piece planes alone.
+//
+// "On the board" is every square of the frame for the variants on 8×8
+// boards (alice, alice-ep, alice-black-b: the same planes, bit for bit).
+// alice-mini's boards of 4 files × 8 ranks lie in files a–d of the frame
+// (a1 is still square 0) and files e–h are no square of its boards: there
+// every plane is 0, the constant ones included, and attacks that would
+// leave the 4 files are not shown. The plane of ones then marks the
+// board's right edge as the frame's zero padding marks the others. The
+// other constant planes are limited to the board too: they carry one bit
+// each (the same on every square), which the network reads as well from
+// the 32 squares of the board, and with every plane 0 off the board the
+// frame's outside part is the same in every position, so that nothing the
+// network learns can depend on it but its distance from the board's edge.
+// The variant decides the geometry, not the planes: a network is trained
+// for one variant (checkpoints and exported models record which), so a
+// mini network never reads an 8-file position or the other way round.
 const (
 	// PlanePieces is the first piece plane: board·12 + side·6 + kind, side
 	// 0 for ours and 1 for theirs.

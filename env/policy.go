@@ -30,11 +30,16 @@ import "fmt"
 // move's view, so does the colour flip. The network therefore sees one
 // policy for a position and both its mirror images.
 //
-// A PolicyLayout holds this map. Every variant implemented so far plays on
-// two 8×8 boards and uses the one layout (Variant.Policy); a variant with
-// other geometry or other kinds of move would bring a layout of its own
-// (more planes, another board size), and the code that reads Planes,
-// Height, Width and Size follows it.
+// A PolicyLayout holds this map. Every variant the network covers so far
+// uses the one layout (Variant.Policy): alice, alice-ep and alice-black-b
+// play on two 8×8 boards, and alice-mini's boards of 4 files lie in files
+// a–d of the same frame (as in the input planes), so each of its moves
+// has the index it would have on 8 files; the indices of moves from or to
+// files e–h are simply never legal there, and an under-promotion is still
+// a move from the seventh rank. A variant with other kinds of move (null
+// moves, a choice of target board) will bring a layout of its own (more
+// planes, another board size), and the code that reads Planes, Height,
+// Width and Size follows it.
 const (
 	// PolicyPlanes is the number of move-type planes of the policy.
 	PolicyPlanes = 73
@@ -131,7 +136,7 @@ func newPolicyLayout(name string, width, height int) *PolicyLayout {
 	return l
 }
 
-// twoBoards8x8 is the layout of every variant implemented so far.
+// twoBoards8x8 is the layout of every variant the network covers so far.
 var twoBoards8x8 = newPolicyLayout("move-planes-73x8x8", 8, 8)
 
 func init() {
@@ -141,7 +146,8 @@ func init() {
 }
 
 // Policy returns the variant's policy layout, or nil for a variant the
-// network's encoding does not cover yet (Variant.CheckNetwork says why).
+// network's encoding does not cover yet (Variant.CheckNetwork says why):
+// the one 73×8×8 layout for alice, alice-ep, alice-black-b and alice-mini.
 func (v Variant) Policy() *PolicyLayout {
 	if !v.hasNetwork() {
 		return nil

@@ -61,8 +61,9 @@ func (sn *Snapshot) position(v Variant) Position {
 // does for the position it was taken from. The variant must pass
 // Variant.CheckNetwork.
 func (sn *Snapshot) Encode(dst []float32) {
-	mustHaveNetwork(sn.variantOr(Alice))
-	encodeState(&sn.s, int(sn.reps), dst)
+	v := sn.variantOr(Alice)
+	mustHaveNetwork(v)
+	encodeState(&sn.s, int(sn.reps), v.region(), dst)
 }
 
 // LegalMask is Position.LegalMask of the position the snapshot was taken

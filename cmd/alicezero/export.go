@@ -19,7 +19,7 @@ func runExport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.
 	fs := newFlagSet("export", "", stderr)
 	ckpt := fs.String("checkpoint", "", "checkpoint `file`, or a run folder (or its checkpoints/ folder) to export its newest checkpoint (default: the built-in network)")
 	out := fs.String("out", "", "output `folder` for model.onnx and model.json (created if missing)")
-	variant := fs.String("variant", "", "rule set the net plays ("+variantNames+", those the network plays); default: the checkpoint's, else alice")
+	variant := fs.String("variant", "", "rule set the net plays ("+networkVariantNames+"); default: the checkpoint's, else alice")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -99,7 +99,8 @@ func TestVariantsNotYetPlayable(t *testing.T) {
 	for _, args := range [][]string{
 		{"play", "--variant", "alice-3"},
 		{"arena", "--variant", "alice-stone", "random", "random"},
-		{"export", "--variant", "alice-mini", "--checkpoint", "none.ckpt", "--out", t.TempDir()},
+		{"export", "--variant", "alice-null", "--checkpoint", "none.ckpt", "--out", t.TempDir()},
+		{"train", "--variant", "alice-optional-transfer", "--config", "tiny", "--runs-dir", t.TempDir()},
 	} {
 		_, errOut, code := runCLI(t, "", args...)
 		if code == 0 || !strings.Contains(errOut, "not built for it yet") {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/alicezero/alicezero/configs"
+	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/train"
 	"github.com/alicezero/alicezero/train/runs"
 )
@@ -20,6 +21,7 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	runsDir := fs.String("runs-dir", runs.DefaultRunsDir, "folder that holds the runs")
 	resume := fs.String("resume", "", "continue the run `NAME` from its latest checkpoint")
 	iterations := fs.Int("iterations", 0, "total iterations the run aims for (overrides the config)")
+	variant := fs.String("variant", "", "rule set to train for, "+networkVariantNames+" (overrides the config's; without --config, the built-in configuration made for it if there is one: mini for alice-mini)")
 	seed := fs.Int64("seed", -1, "seed of the run (overrides the config)")
 	quiet := fs.Bool("quiet", false, "no progress bars, only the summary lines")
 	if err := parseFlags(fs, args); err != nil {
@@ -39,6 +41,9 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if *resume != "" && flagSet(fs, "config") {
 		return usageError(fs, "--resume continues a run with the configuration saved in its folder; --config cannot change it (edit that run's config.yaml, or start a new run)")
 	}
+	if *resume != "" && flagSet(fs, "variant") {
+		return usageError(fs, "--resume continues a run for the variant its network was trained for; --variant cannot change it (start a new run)")
+	}
 	runName, err := checkRun(*runsDir, *name, *resume)
 	if err != nil {
 		return err
@@ -47,9 +52,21 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if *resume != "" {
 		opts.Resume = true
 	} else {
+		var v env.Variant
+		if flagSet(fs, "variant") {
+			if v, err = playableVariant(*variant); err != nil {
+				return err
+			}
+			if !flagSet(fs, "config") {
+				*config = configFor(v)
+			}
+		}
 		cfg, err := loadConfig(*config)
 		if err != nil {
 			return err
+		}
+		if v.Name != "" {
+			cfg.Variant = v.Name
 		}
 		opts.Config = cfg
 	}
@@ -86,6 +103,20 @@ func checkRun(runsDir, name, resume string) (string, error) {
 		return "", fmt.Errorf("--resume: no run %q in %s (runs there: %s)", resume, runsDir, strings.Join(names, ", "))
 	}
 	return resume, nil
+}
+
+// configFor names the built-in configuration that --variant v takes
+// without --config: the default if it trains v, else the first built-in
+// made for v (mini for alice-mini), else the default (whose variant the
+// flag then replaces).
+func configFor(v env.Variant) string {
+	names := append([]string{configs.Default}, configs.Names()...)
+	for _, name := range names {
+		if c, err := train.BuiltinConfig(name); err == nil && c.Variant == v.Name {
+			return name
+		}
+	}
+	return configs.Default
 }
 
 // loadConfig reads a built-in configuration by name or a YAML file.

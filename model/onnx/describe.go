@@ -51,8 +51,13 @@ type Description struct {
 
 // Rules names the game the network plays.
 type Rules struct {
-	Variant       string `json:"variant"`
-	EnPassant     bool   `json:"en_passant"`
+	Variant   string `json:"variant"`
+	EnPassant bool   `json:"en_passant"`
+	// StartFEN is the variant's start position; BoardFiles the files of
+	// each board (8, or 4 in alice-mini, whose boards lie in files a–d of
+	// the 8×8 planes).
+	StartFEN      string `json:"start_fen"`
+	BoardFiles    int    `json:"board_files"`
 	Summary       string `json:"summary"`
 	FENConvention string `json:"fen_convention"`
 }
@@ -162,13 +167,18 @@ type LegalMove struct {
 	Index int    `json:"index"`
 }
 
-// testPositions are the positions every description carries: the start,
-// a Black-to-move reply position, a middlegame with men on both boards and
-// a Black-to-move position where only Black may still castle.
-var testPositions = []struct {
+// testLine is a test position: the moves that reach it from the start.
+type testLine struct {
 	name  string
 	moves []string
-}{
+}
+
+// testPositions are the positions every description of alice and alice-ep
+// carries: the start, a Black-to-move reply position, a middlegame with
+// men on both boards and a Black-to-move position where only Black may
+// still castle. Variants with another start carry lines of their own
+// (variantTestPositions).
+var testPositions = []testLine{
 	{"start", nil},
 	{"after 1.e4 (Black to move)", []string{"e2e4"}},
 	{"middlegame, pieces on both boards (White to move)", []string{
@@ -176,6 +186,36 @@ var testPositions = []struct {
 		"b1c3", "f8b4", "c1g5", "h7h6", "e1g1", "e8g8"}},
 	{"Black to move, only Black may castle", []string{
 		"e2e4", "d7d5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1"}},
+}
+
+// variantTestPositions are the test positions of the variants that do not
+// start as alice does.
+var variantTestPositions = map[string][]testLine{
+	env.AliceBlackB.Name: {
+		{"start (Black's army on board B)", nil},
+		{"after 1.e4 (Black to move)", []string{"e2e4"}},
+		{"middlegame, both sides castled, pieces on both boards (White to move)", []string{
+			"e2e4", "d7d5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d4", "e7e6",
+			"b1c3", "f8d6", "e1g1", "e8g8"}},
+		{"Black to move, only Black may castle", []string{
+			"e2e4", "d7d5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1"}},
+	},
+	env.AliceMini.Name: {
+		{"start (boards of files a-d)", nil},
+		{"after 1.b4 (Black to move)", []string{"b3b4"}},
+		{"middlegame, pieces on both boards (White to move)", []string{
+			"b3b4", "c6c5", "c2a4", "b6b5", "d2b3", "d7b6", "c3c4", "d6d5"}},
+		{"Black to move after a capture", []string{
+			"b3b4", "c6c5", "c2a4", "b6b5", "d2b3", "d7b6", "c3c4", "d6d5", "c4d5"}},
+	},
+}
+
+// testLines returns the test positions of variant v.
+func testLines(v env.Variant) []testLine {
+	if lines, ok := variantTestPositions[v.Name]; ok {
+		return lines
+	}
+	return testPositions
 }
 
 // pieceNames are the kinds in plane order.
@@ -198,15 +238,16 @@ func planeTable() []Plane {
 					"pawns diagonally forward, sliders stopped by the first man of that board; whatever stands on the square), else 0", board, side, board))
 		}
 	}
-	set(env.PlaneRepetitions, "repeated_once", "1 everywhere if this position occurred at least once before in the game (0 when encoding a FEN without history)")
-	set(env.PlaneRepetitions+1, "repeated_twice", "1 everywhere if this position occurred at least twice before")
-	set(env.PlaneCastling, "our_castle_kingside", "1 everywhere if the side to move may still castle king side")
-	set(env.PlaneCastling+1, "our_castle_queenside", "1 everywhere if the side to move may still castle queen side")
-	set(env.PlaneCastling+2, "their_castle_kingside", "1 everywhere if the opponent may still castle king side")
-	set(env.PlaneCastling+3, "their_castle_queenside", "1 everywhere if the opponent may still castle queen side")
-	set(env.PlaneHalfmove, "halfmove_clock", "min(halfmove clock, 100) / 100 everywhere")
-	set(env.PlaneEnPassant, "en_passant", "1 on the en-passant target square (variant alice-ep only; always 0 in alice), else 0")
-	set(env.PlaneOnes, "ones", "1 everywhere (lets the convolutions see the board's edge)")
+	// "On the board": every square, or files a–d in alice-mini (input.squares).
+	set(env.PlaneRepetitions, "repeated_once", "1 on the board if this position occurred at least once before in the game (0 when encoding a FEN without history)")
+	set(env.PlaneRepetitions+1, "repeated_twice", "1 on the board if this position occurred at least twice before")
+	set(env.PlaneCastling, "our_castle_kingside", "1 on the board if the side to move may still castle king side")
+	set(env.PlaneCastling+1, "our_castle_queenside", "1 on the board if the side to move may still castle queen side")
+	set(env.PlaneCastling+2, "their_castle_kingside", "1 on the board if the opponent may still castle king side")
+	set(env.PlaneCastling+3, "their_castle_queenside", "1 on the board if the opponent may still castle queen side")
+	set(env.PlaneHalfmove, "halfmove_clock", "min(halfmove clock, 100) / 100 on the board")
+	set(env.PlaneEnPassant, "en_passant", "1 on the en-passant target square (variant alice-ep only; always 0 in the others), else 0")
+	set(env.PlaneOnes, "ones", "1 on the board (lets the convolutions see the board's edge)")
 	return ps
 }
 
@@ -221,6 +262,22 @@ func policyPlanes(l *env.PolicyLayout) []PolicyPlane {
 		}
 	}
 	return ps
+}
+
+// rulesSummary describes variant v's rules in a few sentences.
+func rulesSummary(v env.Variant) string {
+	s := "Alice Chess: two boards, A and B; every piece moves by the ordinary chess rules on the board it stands on and then " +
+		"passes through to the same square of the other board, which must be empty there. A square is never occupied on both boards. "
+	switch v {
+	case env.AliceBlackB:
+		return s + "Variant alice-black-b: White's army starts on board A, Black's on board B; no en-passant captures."
+	case env.AliceMini:
+		return s + "Variant alice-mini: each board has 4 files (a-d) and 8 ranks; the army (rooks, queen, king, knights, bishops, " +
+			"four pawns) starts on board A, board B empty; pawns never double-step, there is no castling and no en passant."
+	case env.AliceEP:
+		return s + "The game starts with the normal army on board A and board B empty. Variant alice-ep allows en-passant captures."
+	}
+	return s + "The game starts with the normal army on board A and board B empty. Variant " + v.Name + " has no en-passant captures."
 }
 
 // Describe builds the description of w. It runs the network on the test
@@ -242,19 +299,26 @@ func Describe(w *model.Weights, meta Metadata) (*Description, error) {
 	}
 	C, P, V, H := cfg.Channels, cfg.PolicyChannels, cfg.ValueChannels, cfg.ValueHidden
 	layout := v.Policy()
+	if layout == nil {
+		return nil, fmt.Errorf("onnx: %w", v.CheckNetwork())
+	}
+	board := "every square of the 8×8 frame is a square of the boards"
+	if v.Files() < 8 {
+		board = fmt.Sprintf("the boards have files a–%c only, lying in files a–%c of the 8×8 frame (square index = rank*8 + file as everywhere): "+
+			"every plane is 0 on the other files, and no policy index from or to them names a legal move", 'a'+v.Files()-1, 'a'+v.Files()-1)
+	}
 	d := &Description{
 		Format:        FormatName,
 		FormatVersion: FormatVersion,
 		Producer:      "alicezero",
 		Rules: Rules{
-			Variant:   v.Name,
-			EnPassant: v.EnPassant,
-			Summary: "Alice Chess: two boards, A and B; every piece moves by the ordinary chess rules on the board it stands on and then " +
-				"passes through to the same square of the other board, which must be empty there. A square is never occupied on both boards. " +
-				"The game starts with the normal army on board A and board B empty." + map[bool]string{
-				true:  " Variant alice-ep allows en-passant captures.",
-				false: " Variant alice has no en-passant captures."}[v.EnPassant],
-			FENConvention: "ordinary FEN in which a piece standing on board B is prefixed with '|', e.g. " + env.StartFEN + " (all men on board A)",
+			Variant:    v.Name,
+			EnPassant:  v.EnPassant,
+			StartFEN:   v.StartFEN(),
+			BoardFiles: v.Files(),
+			Summary:    rulesSummary(v),
+			FENConvention: "ordinary FEN in which a piece standing on board B is prefixed with '|', e.g. " + env.StartFEN + " (all men on board A)" +
+				map[bool]string{true: "; this variant starts from " + v.StartFEN(), false: ""}[v.StartFEN() != env.StartFEN],
 		},
 		ONNX: ONNXInfo{
 			File: "model.onnx", Opset: Opset, IRVersion: IRVersion, MetadataKey: MetadataKey,
@@ -280,7 +344,7 @@ func Describe(w *model.Weights, meta Metadata) (*Description, error) {
 			DType:  "float32",
 			Layout: "plane-major: planes[b][p][rank][file], flat index p*64 + rank*8 + file within a position",
 			Squares: "square index = rank*8 + file with a1 = 0, b1 = 1, ..., h1 = 7, a2 = 8, ..., h8 = 63, " +
-				"in the side to move's frame (see perspective)",
+				"in the side to move's frame (see perspective); " + board,
 			Perspective: "always from the side to move's view: 'our' pieces are the mover's. When Black is to move the board is mirrored " +
 				"top to bottom (square s becomes s XOR 56: a1↔a8, e2↔e7; files are kept) and the colours are swapped, so the mover always plays up the board. " +
 				"The real colour is not an input: the rules are colour-symmetric, so it carries no information.",
@@ -334,10 +398,11 @@ func Describe(w *model.Weights, meta Metadata) (*Description, error) {
 // makeTestPositions encodes the test positions and evaluates them with the
 // Go network.
 func makeTestPositions(w *model.Weights, v env.Variant) ([]TestPosition, error) {
-	n := len(testPositions)
+	lines := testLines(v)
+	n := len(lines)
 	planes := make([]float32, n*env.InputSize)
 	out := make([]TestPosition, n)
-	for i, tp := range testPositions {
+	for i, tp := range lines {
 		pos := env.NewPosition(v)
 		for j, m := range tp.moves {
 			mv, err := pos.ParseUCI(m)

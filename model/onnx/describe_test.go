@@ -97,6 +97,64 @@ func TestDescriptionPolicyRule(t *testing.T) {
 	}
 }
 
+// TestDescriptionOfMiniAndBlackB: the description of a network for
+// alice-mini or alice-black-b names its variant, start and board width,
+// carries test positions of its own (reached by legal moves of that
+// variant, with the variant's planes: 0 off alice-mini's files a–d) and
+// keeps the one policy table.
+func TestDescriptionOfMiniAndBlackB(t *testing.T) {
+	w := testWeights(t, "tiny", 5)
+	for _, c := range []struct {
+		v     env.Variant
+		files int
+	}{{env.AliceMini, 4}, {env.AliceBlackB, 8}} {
+		d, err := Describe(w, Metadata{Variant: c.v})
+		if err != nil {
+			t.Fatalf("%s: %v", c.v.Name, err)
+		}
+		r := d.Rules
+		if r.Variant != c.v.Name || r.EnPassant || r.StartFEN != c.v.StartFEN() || r.BoardFiles != c.files || !strings.Contains(r.Summary, c.v.Name) {
+			t.Errorf("%s: rules %+v", c.v.Name, r)
+		}
+		if d.Policy.Size != env.PolicySize || len(d.Policy.Moves) != env.PolicySize || d.Policy.LayoutName != env.Alice.Policy().Name() {
+			t.Errorf("%s: policy %s of %d", c.v.Name, d.Policy.LayoutName, d.Policy.Size)
+		}
+		if len(d.TestPositions) < 4 || d.TestPositions[0].FEN != c.v.StartFEN() {
+			t.Fatalf("%s: test positions start from %q", c.v.Name, d.TestPositions[0].FEN)
+		}
+		for _, tp := range d.TestPositions {
+			pos, err := env.ParseFEN(tp.FEN, c.v)
+			if err != nil {
+				t.Fatalf("%s: %s: %v", c.v.Name, tp.Name, err)
+			}
+			want := make([]float32, env.InputSize)
+			pos.Encode(want)
+			if !slices.Equal(want, tp.Planes) {
+				t.Errorf("%s: %s: planes differ from the position's", c.v.Name, tp.Name)
+			}
+			for i, x := range tp.Planes {
+				if i%8 >= c.files && x != 0 {
+					t.Fatalf("%s: %s: plane %d is %v on file %c", c.v.Name, tp.Name, i/64, x, 'a'+i%8)
+				}
+			}
+			var ml env.MoveList
+			pos.LegalMoves(&ml)
+			if len(tp.LegalMoves) != ml.N || ml.N == 0 {
+				t.Fatalf("%s: %s: %d legal moves recorded, %d legal", c.v.Name, tp.Name, len(tp.LegalMoves), ml.N)
+			}
+			for _, lm := range tp.LegalMoves {
+				m, err := pos.ParseUCI(lm.UCI)
+				if err != nil || pos.PolicyIndex(m) != lm.Index {
+					t.Fatalf("%s: %s: %s recorded at index %d: %v", c.v.Name, tp.Name, lm.UCI, lm.Index, err)
+				}
+			}
+		}
+	}
+	if _, err := Describe(w, Metadata{Variant: env.Alice3}); err == nil || !strings.Contains(err.Error(), "not built") {
+		t.Errorf("alice-3 described: %v", err)
+	}
+}
+
 // TestDescriptionMatchesGraphEvaluator checks the recorded outputs against
 // the gorgonia reference evaluator too.
 func TestDescriptionMatchesGraphEvaluator(t *testing.T) {

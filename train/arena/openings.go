@@ -21,7 +21,8 @@ import (
 type Opening struct {
 	// Name locates the opening: "builtin 7", "book.epd:12", "book.pgn#3".
 	Name string
-	// FEN is the set-up position, env.StartFEN for the standard start.
+	// FEN is the set-up position: the variant's start (Variant.StartFEN)
+	// for the standard start.
 	FEN   string
 	Moves []env.Move
 }
@@ -96,7 +97,7 @@ func BuiltinOpenings(n int, v env.Variant) ([]Opening, error) {
 			continue
 		}
 		seen[pos.Hash()] = true
-		out = append(out, Opening{Name: "builtin " + strconv.Itoa(len(out)+1), FEN: env.StartFEN, Moves: moves})
+		out = append(out, Opening{Name: "builtin " + strconv.Itoa(len(out)+1), FEN: v.StartFEN(), Moves: moves})
 	}
 	return out, nil
 }

@@ -293,8 +293,9 @@ func (e *UCIEngine) exitedError(when string) error {
 }
 
 // positionCommand writes the UCI position command for pos: "startpos" when
-// the game began at the standard start position, the set-up FEN (in the
-// rule book's '|' convention) otherwise, then every move played since.
+// the game began at its variant's start position (UCI_Variant says which),
+// the set-up FEN (in the rule book's '|' convention) otherwise, then every
+// move played since.
 func positionCommand(pos *env.Position) string {
 	q := pos.Clone()
 	moves := make([]string, q.Ply())
@@ -304,7 +305,7 @@ func positionCommand(pos *env.Position) string {
 	}
 	var b strings.Builder
 	b.WriteString("position ")
-	if fen := q.FEN(); fen == env.StartFEN {
+	if fen := q.FEN(); fen == q.Variant().StartFEN() {
 		b.WriteString("startpos")
 	} else {
 		b.WriteString("fen " + fen)

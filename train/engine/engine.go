@@ -161,11 +161,11 @@ func New(opts Options) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{opts: opts}
-	pos, err := env.ParseFEN(env.StartFEN, opts.Variant)
+	pos, err := env.ParseFEN(opts.Variant.StartFEN(), opts.Variant)
 	if err != nil {
 		return nil, fmt.Errorf("engine: start position: %w", err)
 	}
-	e.pos, e.startFEN = pos, env.StartFEN
+	e.pos, e.startFEN = pos, opts.Variant.StartFEN()
 	if err := e.load(); err != nil {
 		return nil, err
 	}
@@ -301,11 +301,11 @@ func (e *Engine) Reseed(seed uint64) {
 // depend on the games before it (the evaluation cache stays: it depends
 // on the network only).
 func (e *Engine) NewGame() {
-	pos, err := env.ParseFEN(env.StartFEN, e.opts.Variant)
+	pos, err := env.ParseFEN(e.opts.Variant.StartFEN(), e.opts.Variant)
 	if err != nil {
 		return // the start position always parses (New checked it)
 	}
-	e.pos, e.startFEN = pos, env.StartFEN
+	e.pos, e.startFEN = pos, e.opts.Variant.StartFEN()
 	if e.tree != nil {
 		if err := e.tree.Reset(pos); err != nil {
 			e.tree = nil
@@ -315,13 +315,13 @@ func (e *Engine) NewGame() {
 	}
 }
 
-// SetPosition sets the game to the position fen ("" for the start
-// position), in the rule book's notation ('|' marks board-B pieces), then
-// plays moves (UCI notation). On error the game is unchanged; the error
-// names the offending move.
+// SetPosition sets the game to the position fen ("" for the variant's
+// start position), in the rule book's notation ('|' marks board-B pieces),
+// then plays moves (UCI notation). On error the game is unchanged; the
+// error names the offending move.
 func (e *Engine) SetPosition(fen string, moves []string) error {
 	if fen == "" {
-		fen = env.StartFEN
+		fen = e.opts.Variant.StartFEN()
 	}
 	pos, err := env.ParseFEN(fen, e.opts.Variant)
 	if err != nil {

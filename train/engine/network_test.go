@@ -40,6 +40,7 @@ func saveTiny(t *testing.T, variant string) string {
 
 func TestLoadNetwork(t *testing.T) {
 	run := saveTiny(t, "alice")
+	mini := saveTiny(t, "alice-mini")
 	garbage := filepath.Join(t.TempDir(), "garbage.azck")
 	os.WriteFile(garbage, []byte("this is not a network at all"), 0o644)
 	for _, tt := range []struct {
@@ -55,6 +56,16 @@ func TestLoadNetwork(t *testing.T) {
 		{run, env.Alice, "iter-000003.azck (tiny, step 7)", false},
 		{runs.CheckpointPath(run, 3), env.Alice, "iter-000003.azck", false},
 		{run, env.AliceEP, "trained for alice, not alice-ep", true},
+		// A network reads the planes of the variant it was trained for
+		// (alice-mini's boards of 4 files in the 8×8 frame): another
+		// variant's weights are refused both ways, and the built-in
+		// network plays alice only.
+		{mini, env.AliceMini, "iter-000003.azck (tiny, step 7)", false},
+		{mini, env.Alice, "trained for alice-mini, not alice", true},
+		{run, env.AliceMini, "trained for alice, not alice-mini", true},
+		{mini, env.AliceBlackB, "trained for alice-mini, not alice-black-b", true},
+		{"", env.AliceMini, "plain search with a material evaluation (the built-in network plays alice only)", false},
+		{"", env.AliceBlackB, "plain search with a material evaluation (the built-in network plays alice only)", false},
 		{filepath.Join(run, "nosuch"), env.Alice, "does not exist", true},
 		{garbage, env.Alice, "not an AliceZero checkpoint", true},
 	} {

@@ -110,6 +110,11 @@ func NewBatch(n int, v env.Variant) *Batch {
 // augmentations are the symmetries a sample is drawn under. The colour
 // flip is not among them: the input planes show a position from the side
 // to move's view, so a position and its colour flip encode identically.
+// The board swap is a symmetry of the rules of every variant (env's
+// TestSymmetriesPreserveLegalPlay), so the image has the sample's value
+// and its moves' indices; that a variant's start is not swap-symmetric
+// (alice-black-b) does not matter, its image is just a position of the
+// same rules that the games may not reach.
 var augmentations = [2]env.Symmetry{env.Identity, env.BoardSwap}
 
 // Fill encodes the samples into the batch, each as it is or under the

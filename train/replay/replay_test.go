@@ -15,14 +15,20 @@ import (
 
 func testSamples(t *testing.T, n int) []Sample {
 	t.Helper()
-	p := env.NewPosition(env.Alice)
+	return variantSamples(t, env.Alice, n)
+}
+
+// variantSamples returns n samples along random games of variant v.
+func variantSamples(t *testing.T, v env.Variant, n int) []Sample {
+	t.Helper()
+	p := env.NewPosition(v)
 	var out []Sample
 	rng := rand.New(rand.NewPCG(1, 1))
 	for len(out) < n {
 		var ml env.MoveList
 		p.LegalMoves(&ml)
 		if ml.N == 0 {
-			p = env.NewPosition(env.Alice)
+			p = env.NewPosition(v)
 			continue
 		}
 		dense := make([]float32, env.PolicySize)
@@ -123,14 +129,24 @@ func TestBufferWindowAndUseCap(t *testing.T) {
 	}
 }
 
+// TestBatchFill checks a batch drawn under the board swap, in every
+// variant the network covers: the rules' A↔B symmetry (not the start's:
+// alice-black-b's start is not swap-symmetric) makes the image a position
+// of the same value with the same policy indices.
 func TestBatchFill(t *testing.T) {
+	for _, v := range []env.Variant{env.Alice, env.AliceEP, env.AliceBlackB, env.AliceMini} {
+		t.Run(v.Name, func(t *testing.T) { checkBatchFill(t, v) })
+	}
+}
+
+func checkBatchFill(t *testing.T, v env.Variant) {
 	const n = 16
-	samples := testSamples(t, n)
+	samples := variantSamples(t, v, n)
 	ptrs := make([]*Sample, len(samples))
 	for i := range samples {
 		ptrs[i] = &samples[i]
 	}
-	bt := NewBatch(n, env.Alice)
+	bt := NewBatch(n, v)
 	bt.Fill(ptrs, rand.New(rand.NewPCG(5, 5)), 0.25)
 	swapped := 0
 	legal := make([]float32, env.PolicySize)
@@ -149,7 +165,7 @@ func TestBatchFill(t *testing.T) {
 		}
 		// The mask is the sample's own (the board swap fixes indices), and
 		// the planes are the sample's, or its board swap's.
-		if samples[i].Position.LegalMask(env.Alice, legal); !slices.Equal(legal, mask) {
+		if samples[i].Position.LegalMask(v, legal); !slices.Equal(legal, mask) {
 			t.Fatalf("row %d: mask differs from the position's legal moves", i)
 		}
 		planes := bt.Planes[i*env.InputSize : (i+1)*env.InputSize]

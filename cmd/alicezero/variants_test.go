@@ -1,0 +1,152 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/alicezero/alicezero/configs"
+	"github.com/alicezero/alicezero/env"
+)
+
+// TestMiniThroughTheProduct trains an alice-mini network for one tiny
+// iteration with "train --variant", then plays it through every command
+// that plays: arena against the depth-2 reference, uci (UCI_Variant lists
+// the variant, startpos is the mini start), play (4-file boards), export
+// (the sidecar names the variant); and each refuses it for alice.
+func TestMiniThroughTheProduct(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := runCLI(t, "", "train", "--variant", "alice-mini", "--config", "tiny", "--runs-dir", dir, "--run", "mini", "--iterations", "1", "--quiet")
+	if code != 0 || !strings.Contains(out, "iter 1:") {
+		t.Fatalf("train: exit %d\n%s\n%s", code, out, errOut)
+	}
+	run := filepath.Join(dir, "mini")
+	cfg, err := os.ReadFile(filepath.Join(run, "config.yaml"))
+	if err != nil || !strings.Contains(string(cfg), "variant: alice-mini") {
+		t.Fatalf("the run's config.yaml does not record alice-mini: %v\n%s", err, cfg)
+	}
+	if _, errOut, code := runCLI(t, "", "train", "--runs-dir", dir, "--resume", "mini", "--variant", "alice"); code != 2 || !strings.Contains(errOut, "--variant cannot change it") {
+		t.Errorf("--resume with --variant: exit %d, %q", code, errOut)
+	}
+
+	t.Run("arena", func(t *testing.T) {
+		pgn := filepath.Join(t.TempDir(), "games.pgn")
+		out, errOut, code := runCLI(t, "", "arena", "--variant", "alice-mini", "--games", "2", "--plies", "60", "--progress=false",
+			"--pgn", pgn, "ckpt:"+run+",visits=8", "ab:depth=2")
+		if code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+		}
+		f, err := os.Open(pgn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		games, err := env.ReadPGN(f, env.Alice)
+		if err != nil || len(games) != 2 || games[0].Variant != env.AliceMini {
+			t.Fatalf("PGN: %d games, %v", len(games), err)
+		}
+		if _, errOut, code := runCLI(t, "", "arena", "--games", "2", "--progress=false", "ckpt:"+run, "random"); code == 0 || !strings.Contains(errOut, "trained for alice-mini, not alice") {
+			t.Errorf("the mini network in an alice match: exit %d, %q", code, errOut)
+		}
+	})
+
+	t.Run("uci", func(t *testing.T) {
+		s := startSession(t, "uci")
+		lines := uciHandshake(s)
+		combo := ""
+		for _, l := range lines {
+			if strings.HasPrefix(l, "option name UCI_Variant ") {
+				combo = l + " "
+			}
+		}
+		if !strings.Contains(combo, " var alice-mini ") || !strings.Contains(combo, " var alice-black-b ") || strings.Contains(combo, " var alice-3 ") {
+			t.Fatalf("UCI_Variant choices: %q", combo)
+		}
+		s.send("setoption name UCI_Variant value alice-mini", "setoption name Weights value "+run, "isready")
+		if _, before := s.expectPrefix("readyok"); containsLine(before, "info string error") {
+			t.Fatalf("errors: %v", before)
+		}
+		s.send("ucinewgame", "position startpos moves b3b4", "go nodes 20")
+		best, _ := s.expectPrefix("bestmove")
+		checkBestmove(t, testPosition(t, env.AliceMini, env.StartFENMini, "b3b4"), best)
+		s.send("setoption name UCI_Variant value alice-3")
+		if l, _ := s.expectPrefix("info string error"); !strings.Contains(l, "not built") {
+			t.Errorf("alice-3: %q", l)
+		}
+		s.send("quit")
+		if code := s.exit(); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+		// Started with the mini network: --variant says which rule set
+		// it plays from the first line on; without it, alice's start
+		// refuses the network at once.
+		s = startSession(t, "uci", "--weights", run, "--variant", "alice-mini")
+		uciHandshake(s)
+		s.send("position startpos", "go nodes 10")
+		best, _ = s.expectPrefix("bestmove")
+		checkBestmove(t, testPosition(t, env.AliceMini, env.StartFENMini), best)
+		s.send("quit")
+		if code := s.exit(); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+		if _, errOut, code := runCLI(t, "quit\n", "uci", "--weights", run); code != 1 || !strings.Contains(errOut, "trained for alice-mini, not alice") {
+			t.Errorf("uci --weights MINI: exit %d, %q", code, errOut)
+		}
+	})
+
+	t.Run("play", func(t *testing.T) {
+		out := playScript(t, "b4\nquit\n", "--variant", "alice-mini", "--weights", run, "--visits", "8", "--ascii")
+		if !strings.Contains(out, "You play 1. b4/B") || !strings.Contains(out, " a  b  c  d       a  b  c  d ") || strings.Contains(out, " e ") {
+			t.Errorf("play on 4 files:\n%s", out)
+		}
+		if _, errOut, code := runCLI(t, "q\n", "play", "--weights", run); code == 0 || !strings.Contains(errOut, "trained for alice-mini, not alice") {
+			t.Errorf("the mini network playing alice: exit %d, %q", code, errOut)
+		}
+	})
+
+	t.Run("export", func(t *testing.T) {
+		outDir := t.TempDir()
+		if _, errOut, code := runCLI(t, "", "export", "--checkpoint", run, "--out", outDir); code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		rules := readExport(t, outDir)["rules"].(map[string]any)
+		if rules["variant"] != "alice-mini" || rules["board_files"] != float64(4) || rules["start_fen"] != env.StartFENMini {
+			t.Errorf("rules %v", rules)
+		}
+		if _, errOut, code := runCLI(t, "", "export", "--checkpoint", run, "--out", t.TempDir(), "--variant", "alice"); code != 1 || !strings.Contains(errOut, "trained for alice-mini") {
+			t.Errorf("--variant alice: exit %d, %q", code, errOut)
+		}
+	})
+}
+
+// TestBlackBCommands: alice-black-b plays through arena and uci with the
+// plain search (the built-in network plays alice only), from its own start.
+func TestBlackBCommands(t *testing.T) {
+	out, errOut, code := runCLI(t, "", "arena", "--variant", "alice-black-b", "--games", "2", "--plies", "30", "--progress=false", "net:visits=8", "ab:depth=1")
+	if code != 0 || !strings.Contains(out, "2 of 2 games played") {
+		t.Fatalf("arena: exit %d\n%s\n%s", code, out, errOut)
+	}
+	s := startSession(t, "uci")
+	uciHandshake(s)
+	s.send("setoption name UCI_Variant value alice-black-b", "isready")
+	s.expectPrefix("readyok")
+	s.send("position startpos moves e2e4", "go nodes 20")
+	best, _ := s.expectPrefix("bestmove")
+	checkBestmove(t, testPosition(t, env.AliceBlackB, env.StartFENBlackB, "e2e4"), best)
+	s.send("quit")
+	if code := s.exit(); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}
+
+// TestTrainVariantPicksItsConfig: "train --variant V" without --config
+// takes the built-in configuration made for V (mini for alice-mini), else
+// the default with V put in.
+func TestTrainVariantPicksItsConfig(t *testing.T) {
+	for v, want := range map[env.Variant]string{env.AliceMini: "mini", env.Alice: configs.Default, env.AliceBlackB: configs.Default} {
+		if got := configFor(v); got != want {
+			t.Errorf("%s: config %s, want %s", v.Name, got, want)
+		}
+	}
+}

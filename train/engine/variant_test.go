@@ -1,0 +1,65 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
+	"github.com/alicezero/alicezero/mcts"
+)
+
+// TestMiniAndBlackBGames: an engine for alice-mini or alice-black-b starts
+// (New, NewGame, SetPosition with no FEN: UCI's startpos) at its variant's
+// own start, searches with the plain search by default (the built-in
+// network plays alice only) or with a network trained for the variant,
+// and refuses the variants the network does not cover.
+func TestMiniAndBlackBGames(t *testing.T) {
+	for _, v := range []env.Variant{env.AliceMini, env.AliceBlackB} {
+		e := newEngine(t, Options{Variant: v, EvalWorkers: 1})
+		if e.Position().FEN() != v.StartFEN() || e.StartFEN() != v.StartFEN() {
+			t.Fatalf("%s: New starts at %s", v.Name, e.Position().FEN())
+		}
+		if !strings.Contains(e.Network(), "plain search") {
+			t.Fatalf("%s: default network %q, want the plain search", v.Name, e.Network())
+		}
+		res, err := e.Go(context.Background(), clock.Limits{Nodes: 50}, mcts.Progress{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkLegal(t, e, res.BestMove)
+		if err := e.Play(res.BestMove); err != nil {
+			t.Fatal(err)
+		}
+		e.NewGame()
+		if e.Position().FEN() != v.StartFEN() {
+			t.Fatalf("%s: NewGame starts at %s", v.Name, e.Position().FEN())
+		}
+		if err := e.SetPosition("", []string{e.Position().UCI(res.BestMove)}); err != nil {
+			t.Fatalf("%s: startpos moves %s: %v", v.Name, res.BestMove.UCI(), err)
+		}
+		if g := e.Game(); g.Variant != v || g.StartFEN != v.StartFEN() || len(g.Moves) != 1 {
+			t.Fatalf("%s: game %+v", v.Name, g)
+		}
+		// A network trained for the variant plays it.
+		o := e.Options()
+		o.Weights = saveTiny(t, v.Name)
+		if err := e.SetOptions(o); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Ready(); err != nil || !strings.Contains(e.Network(), "tiny") {
+			t.Fatalf("%s: Ready %v, network %q", v.Name, err, e.Network())
+		}
+		res, err = e.Go(context.Background(), clock.Limits{Nodes: 30}, mcts.Progress{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkLegal(t, e, res.BestMove)
+	}
+	for _, v := range []env.Variant{env.AliceNull, env.Alice3} {
+		if _, err := New(Options{Variant: v}); err == nil || !strings.Contains(err.Error(), "not built") {
+			t.Errorf("%s: New: %v", v.Name, err)
+		}
+	}
+}
