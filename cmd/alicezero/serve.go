@@ -55,18 +55,20 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return fmt.Errorf("--max-movetime: must be positive, got %v", *maxTime)
 	}
 	load := serveLoader(*threads)
-	if *weights != "" {
-		// Fail now, not at the first move, on weights that do not load.
-		e, err := load(ctx, *weights)
-		if err != nil {
-			return fmt.Errorf("--weights: %w", err)
-		}
-		fmt.Fprintf(stdout, "Engine: %s\n", e.Describe())
-		_ = e.Close() // loaded only to check it
+	// Load the default engine now: weights that do not load fail here, not
+	// at the first move, and the page names what it plays (the built-in
+	// network when no --weights is given).
+	e, err := load(ctx, *weights)
+	if err != nil {
+		return fmt.Errorf("--weights: %w", err)
 	}
+	label := e.Describe()
+	fmt.Fprintf(stdout, "Engine: %s\n", label)
+	_ = e.Close() // loaded only to check and name it
 	srv, err := serve.New(serve.Options{
 		Load:           load,
 		DefaultWeights: *weights,
+		DefaultLabel:   label,
 		RunsDir:        *runsDir,
 		Token:          *token,
 		Searchers:      *searchers,

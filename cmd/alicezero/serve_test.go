@@ -213,6 +213,11 @@ func TestServeInBrowser(t *testing.T) {
 	if !strings.Contains(engineName, "built-in network") {
 		t.Errorf("engine shown as %q", engineName)
 	}
+	var chosen string
+	p.Eval(`document.getElementById('set-weights').selectedOptions[0].textContent`, &chosen)
+	if !strings.Contains(chosen, "built-in network") {
+		t.Errorf("the engine menu shows %q for the default engine", chosen)
+	}
 	if *screenshots != "" && g.Status == "ongoing" {
 		// Pick up the piece with the most moves, so that its targets show
 		// on both boards.

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -162,5 +163,34 @@ func TestRunsWithoutFolder(t *testing.T) {
 	c.call("GET", "/api/info", nil, http.StatusOK, &info)
 	if info.Runs || len(info.Weights) != 1 || info.DefaultVisits != 400 || info.MaxVisits != 100000 {
 		t.Errorf("info %+v", info)
+	}
+}
+
+// The page names the default engine as the command says (the built-in
+// network when no --weights is given) and offers the plain search beside
+// any default that is not itself the plain search.
+func TestWeightChoices(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts Options
+		want []weightsEntry
+	}{
+		{"plain search by default", Options{},
+			[]weightsEntry{{"default", "plain search (material evaluation)"}}},
+		{"a built-in network", Options{DefaultLabel: "the built-in network (small)"},
+			[]weightsEntry{{"default", "the built-in network (small)"}, {"none", "plain search (material evaluation)"}}},
+		{"a checkpoint file", Options{DefaultWeights: "/x/net.azck"},
+			[]weightsEntry{{"default", "network net.azck"}, {"none", "plain search (material evaluation)"}}},
+		{"--weights none", Options{DefaultWeights: "none", DefaultLabel: "plain search, material evaluation"},
+			[]weightsEntry{{"default", "plain search, material evaluation"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newClient(t, newTestServer(t, tc.opts, nil))
+			var info infoResponse
+			c.call("GET", "/api/info", nil, http.StatusOK, &info)
+			if !reflect.DeepEqual(info.Weights, tc.want) {
+				t.Errorf("choices %+v, want %+v", info.Weights, tc.want)
+			}
+		})
 	}
 }

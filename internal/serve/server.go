@@ -22,6 +22,10 @@ type Options struct {
 	// DefaultWeights is what the weights choice "default" loads: a
 	// checkpoint file or run folder, or "" for the plain search.
 	DefaultWeights string
+	// DefaultLabel, if set, is the page's name for the "default" choice
+	// (for a Loader whose "" is not the plain search, e.g. a built-in
+	// network); the plain search is then offered beside it as "none".
+	DefaultLabel string
 	// RunsDir is the folder of training runs; "" hides the training view.
 	RunsDir string
 	// Token, when set, is required with every request (see docs/API.md).

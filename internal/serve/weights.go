@@ -25,7 +25,7 @@ func (s *Server) weightsEntries() []weightsEntry {
 	def, _ := s.resolveWeights("default")
 	none, _ := s.resolveWeights("none")
 	out := []weightsEntry{{ID: def.ID, Label: def.Label}}
-	if s.opts.DefaultWeights != "" {
+	if (s.opts.DefaultWeights != "" || s.opts.DefaultLabel != "") && s.opts.DefaultWeights != "none" {
 		out = append(out, weightsEntry{ID: none.ID, Label: none.Label})
 	}
 	return out
@@ -42,6 +42,9 @@ func (s *Server) weightsEntries() []weightsEntry {
 func (s *Server) resolveWeights(id string) (weightsChoice, error) {
 	switch {
 	case id == "" || id == "default":
+		if s.opts.DefaultLabel != "" {
+			return weightsChoice{ID: "default", Path: s.opts.DefaultWeights, Label: s.opts.DefaultLabel}, nil
+		}
 		if s.opts.DefaultWeights == "" {
 			return weightsChoice{ID: "default", Label: "plain search (material evaluation)"}, nil
 		}
