@@ -73,7 +73,7 @@ func (e *Engine) SetOptions(o engine.Options) error {
 func (e *Engine) Ready() error { return e.ReadyErr }
 
 func (e *Engine) NewGame() {
-	e.pos, _ = env.ParseFEN(e.opts.Variant.StartFEN(), e.opts.Variant)
+	e.pos = env.NewPosition(e.opts.Variant)
 	e.startFEN = e.opts.Variant.StartFEN()
 }
 

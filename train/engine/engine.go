@@ -161,11 +161,7 @@ func New(opts Options) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{opts: opts}
-	pos, err := env.ParseFEN(opts.Variant.StartFEN(), opts.Variant)
-	if err != nil {
-		return nil, fmt.Errorf("engine: start position: %w", err)
-	}
-	e.pos, e.startFEN = pos, opts.Variant.StartFEN()
+	e.pos, e.startFEN = env.NewPosition(opts.Variant), opts.Variant.StartFEN()
 	if err := e.load(); err != nil {
 		return nil, err
 	}
@@ -301,10 +297,7 @@ func (e *Engine) Reseed(seed uint64) {
 // depend on the games before it (the evaluation cache stays: it depends
 // on the network only).
 func (e *Engine) NewGame() {
-	pos, err := env.ParseFEN(e.opts.Variant.StartFEN(), e.opts.Variant)
-	if err != nil {
-		return // the start position always parses (New checked it)
-	}
+	pos := env.NewPosition(e.opts.Variant)
 	e.pos, e.startFEN = pos, e.opts.Variant.StartFEN()
 	if e.tree != nil {
 		if err := e.tree.Reset(pos); err != nil {
