@@ -5,16 +5,20 @@ import (
 	"slices"
 )
 
-// Encode writes the position's input planes (the layout in planes.go) into
-// dst, which must hold at least InputSize values. It allocates nothing. The
-// variant must pass Variant.CheckNetwork.
+// Encode writes the position's input planes (the variant's layout,
+// Variant.Planes; planes.go) into dst, which must hold at least the
+// variant's InputSize values. It allocates nothing.
 func (p *Position) Encode(dst []float32) {
-	mustHaveNetwork(p.variant)
+	if p.wide != nil {
+		encodeWide(&p.state, &p.wide.wideBoards, p.variant, p.Repetitions(), dst)
+		return
+	}
 	encodeState(&p.state, p.Repetitions(), p.variant.region(), dst)
 }
 
-// encodeState writes the planes of s; region is the variant's squares
-// (Variant.region): every plane is 0 outside it (planes.go says why).
+// encodeState writes the planes of s, a position of two boards with one
+// man per square; region is the variant's squares (Variant.region): every
+// plane is 0 outside it (planes.go says why).
 func encodeState(p *state, reps int, region uint64, dst []float32) {
 	dst = dst[:InputSize]
 	clear(dst)
@@ -30,9 +34,39 @@ func encodeState(p *state, reps int, region uint64, dst []float32) {
 			// Attacks off the region (a d-file rook's along its rank)
 			// are dropped; no ray re-enters it, so those within it are
 			// exact without the frame's squares outside counted as men.
-			setSquares(dst, AttackPlane(b, ours), p.attacksBy(c, mask, occ&mask)&region, us)
+			setSquares(dst, AttackPlane(b, ours), attacksOf(c, &p.pieces[c], mask, occ&mask)&region, us)
 		}
 	}
+	encodeShared(p, reps, PlaneLayout{boards: 2}, region, dst)
+}
+
+// encodeWide writes the planes of a position whose men w holds board by
+// board (Variant.SharedSquares): the same planes as encodeState, a block
+// per board of v.
+func encodeWide(p *state, w *wideBoards, v Variant, reps int, dst []float32) {
+	l := v.Planes()
+	dst = dst[:l.Num()*PlaneSize]
+	clear(dst)
+	us := p.side
+	region := v.region()
+	for b := range Board(l.boards) {
+		occ := w.occupied(b)
+		for c := White; c <= Black; c++ {
+			ours := c == us
+			for k := Pawn; k <= King; k++ {
+				setSquares(dst, l.Piece(b, ours, k), w.men[b][c][k], us)
+			}
+			setSquares(dst, l.Attack(b, ours), attacksOf(c, &w.men[b][c], ^uint64(0), occ)&region, us)
+		}
+	}
+	encodeShared(p, reps, l, region, dst)
+}
+
+// encodeShared writes the planes after the attack planes, those every
+// variant has: repetitions, castling rights, the halfmove clock, the
+// en-passant square and the plane of ones.
+func encodeShared(p *state, reps int, l PlaneLayout, region uint64, dst []float32) {
+	us := p.side
 	// Constant planes are copied from a plane of ones on the region (a
 	// vectorised memmove, several times faster than storing 64 values one
 	// by one). The region is the same seen from either side: it is whole
@@ -40,9 +74,9 @@ func encodeState(p *state, reps int, region uint64, dst []float32) {
 	ones := regionOnes(region)
 	fill := func(plane int) { copy(dst[plane*PlaneSize:(plane+1)*PlaneSize], ones[:]) }
 	if reps >= 1 {
-		fill(PlaneRepetitions)
+		fill(l.Repetitions())
 		if reps >= 2 {
-			fill(PlaneRepetitions + 1)
+			fill(l.Repetitions() + 1)
 		}
 	}
 	ourK, ourQ, theirK, theirQ := CastleWK, CastleWQ, CastleBK, CastleBQ
@@ -51,19 +85,20 @@ func encodeState(p *state, reps int, region uint64, dst []float32) {
 	}
 	for i, r := range [4]uint8{ourK, ourQ, theirK, theirQ} {
 		if p.castling&r != 0 {
-			fill(PlaneCastling + i)
+			fill(l.Castling() + i)
 		}
 	}
 	if p.halfmove > 0 {
-		h, v := dst[PlaneHalfmove*PlaneSize:(PlaneHalfmove+1)*PlaneSize], float32(min(p.halfmove, 100))/100
+		hp := l.Halfmove()
+		h, v := dst[hp*PlaneSize:(hp+1)*PlaneSize], float32(min(p.halfmove, 100))/100
 		for i := range h {
 			h[i] = v * ones[i] // v on the region, 0 off it
 		}
 	}
 	if p.ep != NoSquare {
-		setSquares(dst, PlaneEnPassant, bit(p.ep), us)
+		setSquares(dst, l.EnPassant(), bit(p.ep), us)
 	}
-	fill(PlaneOnes)
+	fill(l.Ones())
 }
 
 // onesPlane is a plane of ones to copy from; never written.
@@ -121,10 +156,10 @@ func setSquares(dst []float32, plane int, bb uint64, us Colour) {
 	}
 }
 
-// attacksBy returns the squares attacked by colour c's pieces among mask
-// (one board's squares), occ being that board's occupancy.
-func (s *state) attacksBy(c Colour, mask, occ uint64) uint64 {
-	pcs := &s.pieces[c]
+// attacksOf returns the squares attacked by colour c's men pcs (by kind)
+// that stand among mask (one board's squares), occ being that board's
+// occupancy.
+func attacksOf(c Colour, pcs *[6]uint64, mask, occ uint64) uint64 {
 	var a uint64
 	if pawns := pcs[Pawn] & mask; c == White {
 		a = (pawns&^fileA)<<7 | (pawns&^fileH)<<9

@@ -67,32 +67,39 @@ func TestEncodeStartAndAfterE4(t *testing.T) {
 	}
 }
 
-// TestEncodeAttackPlanesMatchAttackTest checks the attack planes square by
-// square against the generator's own attack test (another implementation:
-// one square at a time, from the square's side), on random positions of
-// every variant the network covers.
-func TestEncodeAttackPlanesMatchAttackTest(t *testing.T) {
-	x := make([]float32, InputSize)
+// TestEncodePiecesAndAttacksMatchReference checks the piece and attack
+// planes square by square, board by board, against the deliberately naive
+// reference's boards (another implementation: one square at a time, from
+// the square's side), on random positions of every variant: the fast
+// path's two-board encoding and the general path's one block per board.
+func TestEncodePiecesAndAttacksMatchReference(t *testing.T) {
 	checked := 0
-	for _, v := range networkVariants() {
+	for _, v := range Variants() {
+		x := make([]float32, v.InputSize())
+		l := v.Planes()
 		for _, p := range randomPositions(t, v, 20, 5, 13) {
 			p.Encode(x)
+			q := refFromPosition(p)
 			us := p.SideToMove()
-			for b := BoardA; b <= BoardB; b++ {
-				mask := p.boardMask(b)
-				occ := (p.colours[White] | p.colours[Black]) & mask
+			for b := range Board(v.Boards()) {
 				for _, c := range [2]Colour{us, us.Other()} {
-					plane := AttackPlane(b, c == us)
 					for sq := Square(0); sq < 64; sq++ {
-						view := sq
+						view := int(sq)
 						if us == Black {
 							view ^= 56
 						}
+						s := refSq{sq.File(), sq.Rank()}
 						// Off the variant's boards (alice-mini's files
-						// e–h) no square is shown attacked.
-						want := v.onBoard(sq) && p.attacked(sq, occ, p.colours[c]&mask, c)
-						if got := x[plane*PlaneSize+int(view)] == 1; got != want {
-							t.Fatalf("%s: %s attacks on board %s at %s: plane says %v, attack test %v", p.FEN(), c, b, sq, got, want)
+						// e–h) nothing is shown.
+						want := v.onBoard(sq) && refAttackedBy(q, int(b), s, c)
+						if got := x[l.Attack(b, c == us)*PlaneSize+view] == 1; got != want {
+							t.Fatalf("%s: %s attacks on board %s at %s: plane says %v, reference %v", p.FEN(), c, b, sq, got, want)
+						}
+						for k := Pawn; k <= King; k++ {
+							want := v.onBoard(sq) && q.at(int(b), s) == MakePiece(c, k)
+							if got := x[l.Piece(b, c == us, k)*PlaneSize+view] == 1; got != want {
+								t.Fatalf("%s: %s kind %d on board %s at %s: plane says %v, reference %v", p.FEN(), c, k, b, sq, got, want)
+							}
 						}
 						checked++
 					}
@@ -100,9 +107,22 @@ func TestEncodeAttackPlanesMatchAttackTest(t *testing.T) {
 			}
 		}
 	}
-	if checked < 50000 {
+	if checked < 100000 {
 		t.Fatalf("only %d squares checked", checked)
 	}
+}
+
+// refAttackedBy reports whether a man of colour by on board b of the
+// reference position attacks square s in the ordinary chess sense.
+func refAttackedBy(q *refPos, b int, s refSq, by Colour) bool {
+	for r := 0; r < 8; r++ {
+		for f := 0; f < q.rules.files; f++ {
+			if pc := q.men[b][r][f]; pc != NoPiece && pc.Colour() == by && q.couldCapture(b, refSq{f, r}, s) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func TestEncodeRepetitionPlanes(t *testing.T) {

@@ -35,6 +35,13 @@ const (
 // flag, boards); the other flags only cache the generator's work.
 const moveIdentity = Move(1<<15-1) | flagNull | boardFields
 
+// SameAs reports whether m and o name the same move: the same squares,
+// promotion, null flag and recorded boards (the flags that only cache the
+// generator's work aside). A move of a variant where a square may hold
+// men on several boards is not the same as the move of another board
+// between the same squares.
+func (m Move) SameAs(o Move) bool { return m&moveIdentity == o&moveIdentity }
+
 func newMove(from, to Square) Move { return Move(from) | Move(to)<<6 }
 
 func newPromotion(from, to Square, k Kind) Move { return newMove(from, to) | Move(k)<<12 }

@@ -43,8 +43,7 @@ func orderedGame(v Variant, plies int, seed uint64) []*Position {
 // encodingDigest hashes the input planes and legal masks of positions.
 func encodingDigest(positions []*Position) uint64 {
 	h := fnv.New64a()
-	x := make([]float32, InputSize)
-	mask := make([]float32, PolicySize)
+	var x, mask []float32
 	var b [4]byte
 	put := func(f float32) {
 		u := math.Float32bits(f)
@@ -52,6 +51,7 @@ func encodingDigest(positions []*Position) uint64 {
 		h.Write(b[:])
 	}
 	for _, p := range positions {
+		x, mask = make([]float32, p.Variant().InputSize()), make([]float32, p.Variant().PolicySize())
 		p.Encode(x)
 		p.LegalMask(mask)
 		for _, f := range x {
@@ -109,28 +109,50 @@ func TestAliceEncodingUnchanged(t *testing.T) {
 	}
 }
 
-// TestNetworkVariants: the network covers exactly the two-board variants
-// with one man per square and no null moves, all with the one 73×8×8
-// policy layout.
-func TestNetworkVariants(t *testing.T) {
-	var got []string
+// TestPlaneLayoutsOfVariants pins the input planes' layout of every
+// variant (planes.go): the table of two boards for all but alice-3, whose
+// third board's planes come after board B's.
+func TestPlaneLayoutsOfVariants(t *testing.T) {
 	for _, v := range Variants() {
-		err := v.CheckNetwork()
-		if (err == nil) != (v.Policy() != nil) {
-			t.Errorf("%s: CheckNetwork %v but Policy %v", v.Name, err, v.Policy())
+		l := v.Planes()
+		type offsets struct{ num, attack, reps, castle, half, ep, ones int }
+		want := offsets{NumPlanes, PlaneAttacks, PlaneRepetitions, PlaneCastling, PlaneHalfmove, PlaneEnPassant, PlaneOnes}
+		if v == Alice3 {
+			want = offsets{51, 36, 42, 44, 48, 49, 50}
 		}
-		if err == nil {
-			got = append(got, v.Name)
-			if v.Policy() != Alice.Policy() {
-				t.Errorf("%s: a policy layout of its own", v.Name)
+		got := offsets{l.Num(), l.Attack(BoardA, true), l.Repetitions(), l.Castling(), l.Halfmove(), l.EnPassant(), l.Ones()}
+		if got != want || v.NumPlanes() != want.num || v.InputSize() != want.num*PlaneSize {
+			t.Errorf("%s: plane offsets %+v, want %+v", v.Name, got, want)
+		}
+		// Every plane has one meaning: pieces and attacks of each board,
+		// then the shared planes, with no gap.
+		seen := map[int]bool{}
+		mark := func(plane int) {
+			if seen[plane] || plane < 0 || plane >= l.Num() {
+				t.Fatalf("%s: plane %d used twice or out of range", v.Name, plane)
+			}
+			seen[plane] = true
+		}
+		for b := range Board(v.Boards()) {
+			for _, ours := range []bool{true, false} {
+				for k := Pawn; k <= King; k++ {
+					mark(l.Piece(b, ours, k))
+				}
+				mark(l.Attack(b, ours))
 			}
 		}
-	}
-	if want := []string{"alice", "alice-ep", "alice-black-b", "alice-mini"}; !slices.Equal(got, want) {
-		t.Errorf("the network covers %v, want %v", got, want)
-	}
-	if err := (Variant{Name: "bogus"}).CheckNetwork(); err == nil {
-		t.Error("the zero variant passed CheckNetwork")
+		for i := range 2 {
+			mark(l.Repetitions() + i)
+		}
+		for i := range 4 {
+			mark(l.Castling() + i)
+		}
+		mark(l.Halfmove())
+		mark(l.EnPassant())
+		mark(l.Ones())
+		if len(seen) != l.Num() {
+			t.Errorf("%s: %d of %d planes have a meaning", v.Name, len(seen), l.Num())
+		}
 	}
 }
 
@@ -396,7 +418,7 @@ func TestAugmentationKeepsValueMiniBlackB(t *testing.T) {
 					t.Fatalf("%s: %s of %s has %d legal moves, want %d", v.Name, s, p.FEN(), m, n)
 				}
 				for j := range mask {
-					if imgMask[s.PolicyIndex(j)] != mask[j] {
+					if imgMask[s.PolicyIndex(v.Policy(), j)] != mask[j] {
 						t.Fatalf("%s: %s of %s: mask index %d not mapped", v.Name, s, p.FEN(), j)
 					}
 				}
@@ -434,8 +456,8 @@ func TestAugmentationKeepsValueMiniBlackB(t *testing.T) {
 // TestEncodeAllocatesNothing: encoding stays free of allocations on every
 // variant the network covers, the region-limited planes included.
 func TestEncodeAllocatesNothing(t *testing.T) {
-	x := make([]float32, InputSize)
-	for _, v := range networkVariants() {
+	for _, v := range Variants() {
+		x := make([]float32, v.InputSize())
 		p := randomPositions(t, v, 1, 9, 3)[2]
 		sn := p.Snapshot()
 		if a := testing.AllocsPerRun(50, func() { p.Encode(x) }); a != 0 {

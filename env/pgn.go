@@ -104,7 +104,7 @@ func playChecked(p *Position, moves []Move, visit func(i int, m Move)) error {
 // lacks the flags MakeMove relies on.
 func findLegal(ml *MoveList, m Move) (Move, bool) {
 	for _, x := range ml.Slice() {
-		if x&moveIdentity == m&moveIdentity {
+		if x.SameAs(m) {
 			return x, true
 		}
 	}

@@ -66,8 +66,12 @@ const (
 	// PlaneOnes is the constant plane of ones.
 	PlaneOnes = 36
 
+	// NumPlanes is the number of input planes of the variants of two
+	// boards (Variant.NumPlanes gives every variant's).
 	NumPlanes = 37
 	PlaneSize = 64
+	// InputSize is the floats of one position of two boards
+	// (Variant.InputSize gives every variant's).
 	InputSize = NumPlanes * PlaneSize
 	// Value heads report win, draw, loss probabilities in this order, from
 	// the side to move's point of view.
@@ -75,16 +79,67 @@ const (
 )
 
 // PiecePlane returns the plane of kind k on board b, ours (the side to
-// move's) or theirs.
+// move's) or theirs, in the layout of two boards.
 func PiecePlane(b Board, ours bool, k Kind) int {
 	return PlanePieces + int(b)*12 + sideOffset(ours)*6 + int(k)
 }
 
 // AttackPlane returns the plane of the squares of board b attacked by our
-// (the side to move's) or their pieces standing on b.
+// (the side to move's) or their pieces standing on b, in the layout of two
+// boards.
 func AttackPlane(b Board, ours bool) int {
 	return PlaneAttacks + int(b)*2 + sideOffset(ours)
 }
+
+// PlaneLayout is the order of a variant's input planes (Variant.Planes).
+// Every variant has the planes of the table above, with one block of
+// piece planes and one pair of attack planes per board: the variants of
+// two boards (all but alice-3) have exactly that table, NumPlanes planes;
+// alice-3 puts board C's 12 piece planes after board B's (planes 24–35),
+// its 6 attack planes at 36–41 (board·2 + side) and the table's planes 28–36
+// at 42–50, 51 planes in all. In the variants where a square may hold men
+// on several boards (Variant.SharedSquares) a square may be 1 on the piece
+// planes of several boards; null moves, stays and the choice of target
+// board are moves, not state, and have no plane.
+type PlaneLayout struct{ boards int }
+
+// Planes returns the variant's input-plane layout.
+func (v Variant) Planes() PlaneLayout { return PlaneLayout{boards: int(v.boards)} }
+
+// NumPlanes returns the number of the variant's input planes: NumPlanes, or
+// 51 for alice-3.
+func (v Variant) NumPlanes() int { return v.Planes().Num() }
+
+// InputSize returns the number of floats of one encoded position of the
+// variant, NumPlanes()·PlaneSize.
+func (v Variant) InputSize() int { return v.NumPlanes() * PlaneSize }
+
+// Boards returns the number of boards the layout has planes for.
+func (l PlaneLayout) Boards() int { return l.boards }
+
+// Piece returns the plane of kind k on board b, ours or theirs.
+func (l PlaneLayout) Piece(b Board, ours bool, k Kind) int { return PiecePlane(b, ours, k) }
+
+// Attack returns the attack plane of board b, ours or theirs.
+func (l PlaneLayout) Attack(b Board, ours bool) int {
+	return 12*l.boards + int(b)*2 + sideOffset(ours)
+}
+
+// extra is the shift of the planes after the attack planes against the
+// layout of two boards.
+func (l PlaneLayout) extra() int { return 14 * (l.boards - 2) }
+
+// Repetitions, Castling, Halfmove, EnPassant and Ones return the first
+// plane of each block of the table above (PlaneRepetitions …, shifted by
+// the third board's planes in alice-3).
+func (l PlaneLayout) Repetitions() int { return PlaneRepetitions + l.extra() }
+func (l PlaneLayout) Castling() int    { return PlaneCastling + l.extra() }
+func (l PlaneLayout) Halfmove() int    { return PlaneHalfmove + l.extra() }
+func (l PlaneLayout) EnPassant() int   { return PlaneEnPassant + l.extra() }
+func (l PlaneLayout) Ones() int        { return PlaneOnes + l.extra() }
+
+// Num is the number of planes.
+func (l PlaneLayout) Num() int { return NumPlanes + l.extra() }
 
 func sideOffset(ours bool) int {
 	if ours {

@@ -7,33 +7,35 @@ import (
 
 func TestPolicyMapCoversEveryLegalMoveOnce(t *testing.T) {
 	seen := 0
-	mask := make([]float32, PolicySize)
-	snapMask := make([]float32, PolicySize)
-	for _, v := range networkVariants() {
+	for _, v := range Variants() {
 		l := v.Policy()
+		mask := make([]float32, v.PolicySize())
+		snapMask := make([]float32, v.PolicySize())
 		for _, p := range randomPositions(t, v, 60, 3, 7) {
 			var ml MoveList
 			p.LegalMoves(&ml)
 			used := map[int]Move{}
 			for _, m := range ml.Slice() {
 				i := p.PolicyIndex(m)
-				if i < 0 || i >= PolicySize {
+				if i < 0 || i >= l.Size() {
 					t.Fatalf("%s: move %s has index %d", p.FEN(), m, i)
 				}
 				if prev, dup := used[i]; dup {
 					t.Fatalf("%s: moves %s and %s share index %d", p.FEN(), prev, m, i)
 				}
 				used[i] = m
-				from, to, promo, ok := l.Move(i)
+				d, ok := l.Decode(i)
 				if p.SideToMove() == Black {
-					from, to = from^56, to^56
+					d.From, d.To = d.From^56, d.To^56
 				}
 				wantPromo := m.Promotion()
 				if wantPromo == Queen {
 					wantPromo = NoKind
 				}
-				if !ok || from != m.From() || to != m.To() || promo != wantPromo {
-					t.Fatalf("%s: index %d of %s decodes to %s%s %c", p.FEN(), i, m, from, to, promo.Letter())
+				x, y := p.MoveBoards(m)
+				if !ok || d.From != m.From() || d.To != m.To() || d.Promotion != wantPromo || d.Null != m.IsNull() ||
+					d.FromBoard >= 0 && d.FromBoard != int(x) || d.ToBoard >= 0 && d.ToBoard != int(y) {
+					t.Fatalf("%s: index %d of %s (boards %s, %s) decodes to %+v", p.FEN(), i, m, x, y, d)
 				}
 				seen++
 			}
@@ -51,8 +53,72 @@ func TestPolicyMapCoversEveryLegalMoveOnce(t *testing.T) {
 			}
 		}
 	}
-	if seen < 10000 {
+	if seen < 30000 {
 		t.Fatalf("only %d moves checked", seen)
+	}
+}
+
+// TestPolicyLayoutsOfVariants pins each variant's layout (policy.go) and
+// checks that every index of it that names a move maps back to itself, for
+// White and (mirrored) for Black, with its boards where it fixes them.
+func TestPolicyLayoutsOfVariants(t *testing.T) {
+	cases := []struct {
+		v                                  Variant
+		name                               string
+		planes, movement, fromBoards, cans int
+		moves                              int // indices naming a move
+	}{
+		{Alice, "move-planes-73x8x8", 73, 73, 1, 1, 1858},
+		{AliceMini, "move-planes-73x8x8", 73, 73, 1, 1, 1858},
+		{AliceNull, "move-planes-74x8x8", 74, 74, 1, 1, 1858 + 64},
+		{AliceOptionalTransfer, "move-planes-2x73x8x8", 146, 73, 2, 1, 2 * 1858},
+		{AliceStone, "move-planes-2x2x74x8x8", 296, 74, 2, 2, 2*2*1858 + 2*64},
+		{Alice3, "move-planes-3x2x73x8x8", 438, 73, 3, 2, 3 * 2 * 1858},
+	}
+	for _, c := range cases {
+		l := c.v.Policy()
+		if l.Name() != c.name || l.Planes() != c.planes || l.MovementPlanes() != c.movement || l.FromBoards() != c.fromBoards || l.Choices() != c.cans || c.v.PolicySize() != c.planes*64 {
+			t.Errorf("%s: layout %s of %d planes (%d movement, %d from-boards, %d choices)", c.v.Name, l.Name(), l.Planes(), l.MovementPlanes(), l.FromBoards(), l.Choices())
+			continue
+		}
+		names := map[string]int{}
+		for i := range l.Size() {
+			d, ok := l.Decode(i)
+			s := l.UCI(i)
+			if !ok {
+				if s != "" {
+					t.Fatalf("%s: index %d names no move but is written %q", c.v.Name, i, s)
+				}
+				continue
+			}
+			if prev, dup := names[s]; dup {
+				t.Fatalf("%s: indices %d and %d are both %s", c.v.Name, prev, i, s)
+			}
+			names[s] = i
+			m := newMove(d.From, d.To)
+			if d.Promotion != NoKind {
+				m = newPromotion(d.From, d.To, d.Promotion)
+			}
+			if d.Null {
+				m |= flagNull
+			}
+			if d.FromBoard >= 0 {
+				to := d.ToBoard
+				if to < 0 { // optional transfer: either landing
+					to = 1 - d.FromBoard
+				}
+				m = m.withBoards(Board(d.FromBoard), Board(to))
+			}
+			if got := l.Index(m, White); got != i {
+				t.Fatalf("%s: index %d (%s) maps back to %d", c.v.Name, i, s, got)
+			}
+			if got := l.Index(ColourFlip.Move(m), Black); got != i {
+				t.Fatalf("%s: index %d (%s) for Black maps back to %d", c.v.Name, i, s, got)
+			}
+		}
+		if len(names) != c.moves {
+			t.Errorf("%s: %d indices name moves, want %d", c.v.Name, len(names), c.moves)
+		}
 	}
 }
 
@@ -148,6 +214,41 @@ func TestPolicyIndicesAsDocumented(t *testing.T) {
 		}
 		if got := p.Variant().Policy().MoveType(i / 64).String(); got != c.plane {
 			t.Errorf("%s: plane %d is %q, want %q", c.uci, i/64, got, c.plane)
+		}
+	}
+}
+
+// TestPolicyIndicesOfVariantsAsDocumented pins the new layouts' block
+// order (policy.go) on examples: the null plane, the from-board blocks and
+// the landing choices.
+func TestPolicyIndicesOfVariantsAsDocumented(t *testing.T) {
+	cases := []struct {
+		v     Variant
+		fen   string
+		uci   string
+		index int
+	}{
+		{AliceNull, StartFEN, "e2e4", 1*64 + 12},
+		{AliceNull, StartFEN, "e2e2", 73*64 + 12},                                                     // the null plane
+		{AliceNull, "rnbqkbnr/pppppppp/8/8/4|P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "g8g8", 73*64 + 6}, // Black's view: g8 is g1
+		{AliceOptionalTransfer, StartFEN, "e2e4", 1*64 + 12},                                          // board A, block 0
+		{AliceOptionalTransfer, "4k3/8/8/8/8/8/8/|R3K3 w - - 0 1", "a1a5", (73+3)*64 + 0},             // board B, block 1
+		{AliceStone, StartFENBlackB, "e2e4/b", 1*64 + 12},                                             // A, transfer
+		{AliceStone, StartFENBlackB, "e2e4/a", (74+1)*64 + 12},                                        // A, stay
+		{Alice3, StartFEN, "e2e4/b", 1*64 + 12},                                                       // A to B: the next board
+		{Alice3, StartFEN, "e2e4/c", (73+1)*64 + 12},                                                  // A to C: the board after
+	}
+	for _, c := range cases {
+		p, err := ParseFEN(c.fen, c.v)
+		if err != nil {
+			t.Fatalf("%s: %v", c.v.Name, err)
+		}
+		m, err := p.ParseUCI(c.uci)
+		if err != nil {
+			t.Fatalf("%s: %s in %s: %v", c.v.Name, c.uci, c.fen, err)
+		}
+		if i := p.PolicyIndex(m); i != c.index {
+			t.Errorf("%s: %s in %s: index %d (plane %d, square %d), want %d", c.v.Name, c.uci, c.fen, i, i/64, i%64, c.index)
 		}
 	}
 }

@@ -58,11 +58,14 @@ func (sn *Snapshot) position(v Variant) Position {
 }
 
 // Encode writes the snapshot's input planes, exactly as Position.Encode
-// does for the position it was taken from. The variant must pass
-// Variant.CheckNetwork.
+// does for the position it was taken from: dst holds the variant's
+// InputSize values.
 func (sn *Snapshot) Encode(dst []float32) {
 	v := sn.variantOr(Alice)
-	mustHaveNetwork(v)
+	if sn.wide != nil {
+		encodeWide(&sn.s, sn.wide, v, int(sn.reps), dst)
+		return
+	}
 	encodeState(&sn.s, int(sn.reps), v.region(), dst)
 }
 

@@ -163,12 +163,28 @@ func (y Symmetry) Move(m Move) Move {
 	return m
 }
 
-// PolicyIndex returns the image of a policy index. Indices are taken from
-// the side to move's view and a move's board is implied by its from-square,
-// so both symmetries of the two-board variants the policy layout covers fix
-// every index: this is the identity, kept so that code transforming
-// training targets says what it means.
-func (y Symmetry) PolicyIndex(i int) int { return i }
+// PolicyIndex returns the image of policy index i of layout l. Indices are
+// taken from the side to move's view, so the colour flip fixes every one;
+// where a move's board is implied by its from-square (l.FromBoards() == 1)
+// so do the board permutations. Elsewhere a permutation moves the index to
+// the block of its image's from-board and, in alice-3, to the landing
+// choice that names its image's landing board.
+func (y Symmetry) PolicyIndex(l *PolicyLayout, i int) int {
+	if l.fromBoards == 1 || y.perm() == 0 {
+		return i
+	}
+	block := len(l.types) * l.height * l.width
+	x, c, rest := i/block/l.choices, i/block%l.choices, i%block
+	nx := int(y.mapBoard(Board(x)))
+	if l.choice == choiceNextOrAfter {
+		t := int(y.mapBoard(Board((x + 1 + c) % 3)))
+		c = 0
+		if t != (nx+1)%3 {
+			c = 1
+		}
+	}
+	return (nx*l.choices+c)*block + rest
+}
 
 // state returns the image of the shared fields of s and, on the fast path
 // (wide false), of its men.

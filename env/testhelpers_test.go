@@ -27,15 +27,3 @@ func randomPositions(t testing.TB, v Variant, games, every int, seed uint64) []*
 	}
 	return out
 }
-
-// networkVariants lists the variants the network's encoding covers
-// (Variant.CheckNetwork): the ones the encoding and policy tests run on.
-func networkVariants() []Variant {
-	var vs []Variant
-	for _, v := range Variants() {
-		if v.CheckNetwork() == nil {
-			vs = append(vs, v)
-		}
-	}
-	return vs
-}

@@ -155,44 +155,6 @@ func (v Variant) PGNName() string { return v.title }
 // bracket groups, the UCI from-board prefix.
 func (v Variant) SharedSquares() bool { return v.transfer != transferAlways || v.boards > 2 }
 
-// CheckNetwork reports whether the network's input planes (planes.go) and
-// policy layout (policy.go) are built for the variant: nil for alice,
-// alice-ep, alice-black-b and alice-mini, the variants of two boards on
-// which a square holds at most one man and every move is a movement then
-// the compulsory transfer (alice-mini's boards of 4 files lie in files a–d
-// of the 8×8 planes, the rest of the frame left 0). The other variants
-// need planes and policy indices of their own (a third board, null moves,
-// moves that stay on their board, a choice of target board) that are not
-// built yet: Encode, LegalMask and the policy functions must not be used
-// with them, and a command that would play them through a network reports
-// this error.
-func (v Variant) CheckNetwork() error {
-	if v.hasNetwork() {
-		return nil
-	}
-	if v.boards == 0 {
-		return fmt.Errorf("variant %q: no such rule set", v.Name)
-	}
-	return fmt.Errorf("variant %s: the network's input planes and policy layout are not built for it yet (its rules, notation and perft work; playing it through a network does not)", v.Name)
-}
-
-// hasNetwork reports whether the network's encoding covers the variant:
-// two boards, the fast path's one man per square (so that a move is named
-// by its from- and to-square, as the policy layout names it) and no null
-// moves. The boards may be narrower than the frame (alice-mini).
-func (v Variant) hasNetwork() bool {
-	return v.boards == 2 && !v.SharedSquares() && v.null == nullNone
-}
-
-// mustHaveNetwork panics, naming the variant, when the network's encoding
-// does not cover it: Encode and LegalMask have no error to return, and
-// every command checks CheckNetwork before it builds a network.
-func mustHaveNetwork(v Variant) {
-	if !v.hasNetwork() {
-		panic("env: " + v.CheckNetwork().Error())
-	}
-}
-
 // region returns the squares of one board in the 8×8 frame.
 func (v Variant) region() uint64 { return ^v.offBoard }
 

@@ -16,7 +16,7 @@
 //     batches (self-play).
 //   - Tree: one game's tree and root position. Advance plays a move and
 //     keeps its subtree; Reset starts a new game reusing the memory.
-//   - Result: per search, the training target (Visits over env.PolicySize
+//   - Result: per search, the training target (Visits over the variant's policy
 //     indices), root value/WDL, the move to play, PV, proven mates.
 //
 // # Search

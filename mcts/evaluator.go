@@ -7,10 +7,12 @@ import (
 )
 
 // Evaluator runs the network. Evaluate reads n positions laid out back to
-// back in planes (n*env.InputSize floats, each encoded by
-// env.Position.Encode) and writes n*env.PolicySize policy logits to policy
-// and n*env.WDLSize win/draw/loss probabilities (side to move's view) to
-// wdl. It must be safe for concurrent use if the search calls it
+// back in planes (n·v.InputSize() floats, each encoded by
+// env.Position.Encode, v being the positions' variant) and writes
+// n·v.PolicySize() policy logits to policy and n*env.WDLSize
+// win/draw/loss probabilities (side to move's view) to wdl. The search
+// sends positions of one variant per call; an evaluator built for one
+// variant's encoding (a network) must only be given trees of that variant. It must be safe for concurrent use if the search calls it
 // concurrently (Config.Workers > 1).
 type Evaluator interface {
 	Evaluate(planes []float32, n int, policy, wdl []float32) error

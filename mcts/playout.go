@@ -267,7 +267,7 @@ func (sl *leafSlot) legalLogits(policy []float32, wdl []float32, dst []float32) 
 }
 
 // complete expands the slot's leaf with the network's output (a policy row
-// of env.PolicySize logits and a WDL triple) and backs the value up.
+// of the variant's policy logits and a WDL triple) and backs the value up.
 func (t *Tree) complete(sl *leafSlot, policy, wdl []float32) {
 	n := sl.ml.N
 	logits := t.scratch[:n]

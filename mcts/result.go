@@ -8,7 +8,7 @@ import (
 
 // Result is the outcome of one search.
 type Result struct {
-	// Visits is the training target over env.PolicySize policy indices
+	// Visits is the training target over the variant's policy indices
 	// (from the root side to move's view), summing to 1: the root
 	// children's visit shares for PUCT, the improved policy
 	// softmax(logits + σ(completed Q)) for Gumbel, one-hot on the mating
@@ -63,7 +63,7 @@ type ChildStat struct {
 func (t *Tree) result() Result {
 	r := &t.nodes[0]
 	res := Result{
-		Visits:         make([]float32, env.PolicySize),
+		Visits:         make([]float32, t.root.Variant().PolicySize()),
 		Nodes:          t.playouts,
 		UseForTraining: !t.small,
 		SelDepth:       t.selDepth,

@@ -112,6 +112,10 @@ func (s *Searcher) ResetStats() {
 // workspace is one batch's buffers: input planes, network outputs, the
 // leaves in flight and the collisions holding virtual loss.
 type workspace struct {
+	// v is the variant whose encoding the buffers hold: in and pol are
+	// its floats of input and policy per position.
+	v                   env.Variant
+	in, pol             int
 	planes, policy, wdl []float32
 	slots               []leafSlot
 	colls               []collision
@@ -125,18 +129,23 @@ type collision struct {
 	rootChild int32
 }
 
-func (s *Searcher) getWorkspace() *workspace {
+// getWorkspace returns a free workspace for positions of variant v, or a
+// new one.
+func (s *Searcher) getWorkspace(v env.Variant) *workspace {
 	s.wsMu.Lock()
 	defer s.wsMu.Unlock()
-	if n := len(s.free); n > 0 {
-		ws := s.free[n-1]
-		s.free = s.free[:n-1]
-		return ws
+	for i := len(s.free) - 1; i >= 0; i-- {
+		if ws := s.free[i]; ws.v == v {
+			s.free = slices.Delete(s.free, i, i+1)
+			return ws
+		}
 	}
 	b := s.cfg.BatchSize
+	in, pol := v.InputSize(), v.PolicySize()
 	return &workspace{
-		planes: make([]float32, b*env.InputSize),
-		policy: make([]float32, b*env.PolicySize),
+		v: v, in: in, pol: pol,
+		planes: make([]float32, b*in),
+		policy: make([]float32, b*pol),
 		wdl:    make([]float32, b*env.WDLSize),
 		slots:  make([]leafSlot, b),
 	}
@@ -148,7 +157,7 @@ func (s *Searcher) putWorkspace(ws *workspace) {
 	s.wsMu.Unlock()
 }
 
-func (ws *workspace) row(i int) []float32 { return ws.planes[i*env.InputSize : (i+1)*env.InputSize] }
+func (ws *workspace) row(i int) []float32 { return ws.planes[i*ws.in : (i+1)*ws.in] }
 
 // pushCollision moves a collision out of a slot (swapping path buffers) so
 // that its virtual loss can be removed after the batch.
@@ -176,7 +185,7 @@ func (ws *workspace) revertCollisions() {
 func (ws *workspace) completeRows(rows int) {
 	for i := range rows {
 		sl := &ws.slots[i]
-		sl.t.complete(sl, ws.policy[i*env.PolicySize:(i+1)*env.PolicySize], ws.wdl[i*env.WDLSize:(i+1)*env.WDLSize])
+		sl.t.complete(sl, ws.policy[i*ws.pol:(i+1)*ws.pol], ws.wdl[i*env.WDLSize:(i+1)*env.WDLSize])
 		sl.t = nil
 	}
 }
@@ -222,8 +231,8 @@ func (s *Searcher) evalRows(ws *workspace, rows int) error {
 func (s *Searcher) evaluate(ws *workspace, rows int) error {
 	s.busyEnter()
 	t0 := time.Now()
-	err := callEvaluator(s.eval, ws.planes[:rows*env.InputSize], rows,
-		ws.policy[:rows*env.PolicySize], ws.wdl[:rows*env.WDLSize])
+	err := callEvaluator(s.eval, ws.planes[:rows*ws.in], rows,
+		ws.policy[:rows*ws.pol], ws.wdl[:rows*env.WDLSize])
 	s.evalNanos.Add(int64(time.Since(t0)))
 	s.busyLeave()
 	s.batches.Add(1)
@@ -236,7 +245,7 @@ func (s *Searcher) evaluate(ws *workspace, rows int) error {
 func (ws *workspace) checkRows(rows int) error {
 	for i := range rows {
 		sl := &ws.slots[i]
-		if !sl.legalLogits(ws.policy[i*env.PolicySize:], ws.wdl[i*env.WDLSize:], ws.scratch[:]) {
+		if !sl.legalLogits(ws.policy[i*ws.pol:], ws.wdl[i*env.WDLSize:], ws.scratch[:]) {
 			return fmt.Errorf("%w: non-finite output for position %d of a batch of %d", ErrEvaluator, i, rows)
 		}
 	}
@@ -295,6 +304,10 @@ func (s *Searcher) SearchBatch(ctx context.Context, trees []*Tree) ([]Result, er
 		if st := t.Status(); st.IsOver() {
 			return nil, fmt.Errorf("mcts: SearchBatch: tree %d: %w (%s)", i, ErrGameOver, st)
 		}
+		// One batch of the evaluator holds positions of one encoding.
+		if v, v0 := t.root.Variant(), trees[0].root.Variant(); v != v0 {
+			return nil, fmt.Errorf("mcts: SearchBatch: tree %d plays %s, tree 0 %s: one batch searches one variant", i, v.Name, v0.Name)
+		}
 	}
 	cfg := &s.cfg
 	for _, t := range trees {
@@ -352,7 +365,8 @@ func (s *Searcher) runGroup(ctx context.Context, group []*Tree) error {
 	if len(group) < 2*s.cfg.BatchSize {
 		return s.runGroupSerial(ctx, group)
 	}
-	ws := [2]*workspace{s.getWorkspace(), s.getWorkspace()}
+	v := group[0].root.Variant()
+	ws := [2]*workspace{s.getWorkspace(v), s.getWorkspace(v)}
 	defer s.putWorkspace(ws[1])
 	defer s.putWorkspace(ws[0])
 	type evalReq struct {
@@ -449,7 +463,7 @@ func (s *Searcher) runGroup(ctx context.Context, group []*Tree) error {
 // runGroupSerial is runGroup without the pipeline, for groups too small to
 // fill two batches from different trees.
 func (s *Searcher) runGroupSerial(ctx context.Context, group []*Tree) error {
-	ws := s.getWorkspace()
+	ws := s.getWorkspace(group[0].root.Variant())
 	defer s.putWorkspace(ws)
 	cursor := 0
 	for {
@@ -658,7 +672,7 @@ func (r *engineRun) checkStop() {
 // worker gathers, evaluates and backs up batches until the search ends.
 func (r *engineRun) worker() error {
 	s, t := r.s, r.t
-	ws := s.getWorkspace()
+	ws := s.getWorkspace(t.root.Variant())
 	defer s.putWorkspace(ws)
 	r.mu.Lock()
 	defer r.mu.Unlock()

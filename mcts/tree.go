@@ -166,7 +166,7 @@ func (t *Tree) Advance(m env.Move) error {
 	t.root.LegalMoves(&ml)
 	mv := env.NoMove
 	for _, x := range ml.Moves[:ml.N] {
-		if x.From() == m.From() && x.To() == m.To() && x.Promotion() == m.Promotion() {
+		if x.SameAs(m) {
 			mv = x
 			break
 		}

@@ -13,6 +13,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/fileutil"
@@ -32,8 +33,9 @@ import (
 // The magic and version come first and are checked before anything else,
 // so that a later version may change everything after them. The header
 // records the input encoding and the policy layout the network was built
-// for (env.NumPlanes, env's policy layout name), and a file of another
-// encoding is refused with ErrEncoding.
+// for (its number of input planes and env's policy layout name, as its
+// Config says them), and a file whose encoding this build does not have
+// is refused with ErrEncoding.
 const (
 	ckptMagic   = "AZNNCKPT"
 	ckptVersion = 3
@@ -120,7 +122,7 @@ func WriteCheckpoint(w io.Writer, c *Checkpoint) error {
 	cfg := c.Weights.cfg
 	h := ckptHeader{
 		Format: ckptFormatName, Preset: c.Preset, Config: cfg,
-		InputPlanes: env.NumPlanes, PolicyLayout: policyLayout().Name(), Step: c.Step,
+		InputPlanes: cfg.NumInputPlanes(), PolicyLayout: cfg.layoutName(), Step: c.Step,
 		TrainConfig: c.TrainConfig, Meta: c.Meta, ExtraBytes: int64(len(c.Extra)),
 	}
 	if h.Preset == "" {
@@ -241,10 +243,6 @@ func readCheckpointBytes(b []byte) (*Checkpoint, error) {
 	}
 }
 
-// policyLayout is the policy layout the network emits: every variant
-// implemented so far has the same one.
-func policyLayout() *env.PolicyLayout { return env.Alice.Policy() }
-
 func readCurrent(b []byte) (*Checkpoint, error) {
 	hlen := int64(binary.LittleEndian.Uint32(b[12:]))
 	if hlen > maxHeaderSize {
@@ -274,9 +272,15 @@ func readCurrent(b []byte) (*Checkpoint, error) {
 	if h.Format != ckptFormatName {
 		return nil, fmt.Errorf("model: %w: header format %q, want %q", ErrCorrupt, h.Format, ckptFormatName)
 	}
-	if h.InputPlanes != env.NumPlanes || h.PolicyLayout != policyLayout().Name() {
-		return nil, fmt.Errorf("model: %w: the file's network reads %d input planes and emits policy layout %q; this build encodes %d planes and layout %q",
-			ErrEncoding, h.InputPlanes, h.PolicyLayout, env.NumPlanes, policyLayout().Name())
+	if env.PolicyLayoutByName(h.PolicyLayout) == nil {
+		return nil, fmt.Errorf("model: %w: the file's network emits policy layout %q, which this build does not have (it has %s)",
+			ErrEncoding, h.PolicyLayout, strings.Join(env.PolicyLayoutNames(), ", "))
+	}
+	// The header's encoding must be the one its architecture builds (a
+	// file from before the variants' encodings has the default in both).
+	if h.InputPlanes != h.Config.NumInputPlanes() || h.PolicyLayout != h.Config.layoutName() {
+		return nil, fmt.Errorf("model: %w: the header records %d input planes and policy layout %q, its architecture %d and %q",
+			ErrEncoding, h.InputPlanes, h.PolicyLayout, h.Config.NumInputPlanes(), h.Config.layoutName())
 	}
 	if want := ckptPreamble + hlen + h.PayloadBytes + ckptSumSize; h.PayloadBytes < 0 || size != want {
 		return nil, fmt.Errorf("model: %w: %d bytes, header promises %d", ErrCorrupt, size, want)

@@ -243,12 +243,13 @@ func TestCheckpointRejectsDamage(t *testing.T) {
 		t.Errorf("version 1: got %v", err)
 	}
 	// A header of another encoding, checksum intact.
-	for _, c := range []struct{ key, value string }{
-		{"input_planes", "34"},
-		{"policy_layout", `"lc0-1858"`},
+	for _, c := range []struct{ key, value, says string }{
+		{"input_planes", "34", "records 34 input planes"},
+		{"policy_layout", `"lc0-1858"`, `policy layout "lc0-1858", which this build does not have`},
+		{"policy_layout", `"move-planes-74x8x8"`, "its architecture 37 and \"move-planes-73x8x8\""},
 	} {
 		b := rewriteHeader(t, good, c.key, c.value)
-		if err := read(b); !errors.Is(err, ErrEncoding) || !strings.Contains(err.Error(), "this build encodes 37 planes") {
+		if err := read(b); !errors.Is(err, ErrEncoding) || !strings.Contains(err.Error(), c.says) {
 			t.Errorf("header %s = %s: got %v, want ErrEncoding", c.key, c.value, err)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/alicezero/alicezero/env"
 )
@@ -17,13 +18,91 @@ type Config struct {
 	// Channels is the width of the stem and of every residual block.
 	Channels int `json:"channels"`
 	// PolicyChannels is the number of 3×3 filters in the policy head,
-	// before the 1×1 convolution to the env.PolicyPlanes move-type planes.
+	// before the 1×1 convolution to the policy layout's move-type planes.
 	PolicyChannels int `json:"policy_channels"`
 	// ValueChannels is the number of 1×1 filters in the value head, each
 	// averaged over the board before the hidden layer.
 	ValueChannels int `json:"value_channels"`
 	// ValueHidden is the width of the value head's hidden layer.
 	ValueHidden int `json:"value_hidden"`
+	// InputPlanes and PolicyLayout are the encoding the network reads and
+	// emits: the variant's number of input planes (env.Variant.NumPlanes)
+	// and the name of its policy layout (env.PolicyLayout.Name). Zero
+	// values stand for the encoding of the variants of two boards with one
+	// man per square (env.NumPlanes planes, the 73-plane layout), which
+	// every network before the other variants had, so that their files
+	// read unchanged; ForVariant keeps that canonical form, in which equal
+	// encodings compare equal.
+	InputPlanes  int    `json:"input_planes,omitempty"`
+	PolicyLayout string `json:"policy_layout,omitempty"`
+}
+
+// ForVariant returns c with the encoding of variant v: the same trunk and
+// heads, the input layer and policy planes v needs.
+func (c Config) ForVariant(v env.Variant) Config {
+	c.InputPlanes, c.PolicyLayout = 0, ""
+	if n := v.NumPlanes(); n != env.NumPlanes {
+		c.InputPlanes = n
+	}
+	if name := v.Policy().Name(); name != env.Alice.Policy().Name() {
+		c.PolicyLayout = name
+	}
+	return c
+}
+
+// NumInputPlanes is the number of input planes the network reads.
+func (c Config) NumInputPlanes() int {
+	if c.InputPlanes == 0 {
+		return env.NumPlanes
+	}
+	return c.InputPlanes
+}
+
+// InputSize is the floats of one encoded position, NumInputPlanes·64.
+func (c Config) InputSize() int { return c.NumInputPlanes() * env.PlaneSize }
+
+// Layout returns the policy layout the network emits, or nil if
+// PolicyLayout names none (Validate reports it).
+func (c Config) Layout() *env.PolicyLayout {
+	if c.PolicyLayout == "" {
+		return env.Alice.Policy()
+	}
+	return env.PolicyLayoutByName(c.PolicyLayout)
+}
+
+// NumPolicyPlanes is the number of move-type planes the network emits.
+func (c Config) NumPolicyPlanes() int {
+	if l := c.Layout(); l != nil {
+		return l.Planes()
+	}
+	return 0
+}
+
+// PolicySize is the number of policy logits per position.
+func (c Config) PolicySize() int { return c.NumPolicyPlanes() * env.PlaneSize }
+
+// Fits reports whether the network's encoding is variant v's: nil, or an
+// error naming both.
+func (c Config) Fits(v env.Variant) error {
+	if c.NumInputPlanes() != v.NumPlanes() || c.Layout() != v.Policy() {
+		return fmt.Errorf("model: %w: the network reads %d input planes and emits policy layout %s; variant %s has %d planes and layout %s",
+			ErrEncoding, c.NumInputPlanes(), c.layoutName(), v.Name, v.NumPlanes(), v.Policy().Name())
+	}
+	return nil
+}
+
+// layoutName names the policy layout, the default's included.
+func (c Config) layoutName() string {
+	if c.PolicyLayout == "" {
+		return env.Alice.Policy().Name()
+	}
+	return c.PolicyLayout
+}
+
+// architecture is c without its encoding: what presets describe.
+func (c Config) architecture() Config {
+	c.InputPlanes, c.PolicyLayout = 0, ""
+	return c
 }
 
 // DefaultPreset names the preset used when the caller does not choose one.
@@ -64,10 +143,11 @@ func PresetNames() []string {
 	return names
 }
 
-// PresetName returns the name of the preset equal to c, or "" if none is.
+// PresetName returns the name of the preset whose trunk and heads c has
+// (whatever its encoding), or "" if none has.
 func (c Config) PresetName() string {
 	for _, n := range PresetNames() {
-		if p, _ := Preset(n); p == c {
+		if p, _ := Preset(n); p == c.architecture() {
 			return n
 		}
 	}
@@ -91,15 +171,30 @@ func (c Config) Validate() error {
 	check("PolicyChannels", c.PolicyChannels, 1)
 	check("ValueChannels", c.ValueChannels, 1)
 	check("ValueHidden", c.ValueHidden, 1)
+	if c.InputPlanes != 0 {
+		check("InputPlanes", c.InputPlanes, 1)
+	}
+	if c.PolicyLayout != "" && env.PolicyLayoutByName(c.PolicyLayout) == nil {
+		errs = append(errs, fmt.Errorf("PolicyLayout %q is no policy layout of this build (known: %s)", c.PolicyLayout, strings.Join(env.PolicyLayoutNames(), ", ")))
+	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("model: invalid config: %w", err)
 	}
 	return nil
 }
 
-// String renders the config compactly, e.g. "4x32 p4 v2/64".
+// String renders the config compactly, e.g. "4x32 p4 v2/64", with the
+// encoding where it is not the default's ("4x32 p4 v2/64 in51
+// move-planes-3x2x73x8x8").
 func (c Config) String() string {
-	return fmt.Sprintf("%dx%d p%d v%d/%d", c.Blocks, c.Channels, c.PolicyChannels, c.ValueChannels, c.ValueHidden)
+	s := fmt.Sprintf("%dx%d p%d v%d/%d", c.Blocks, c.Channels, c.PolicyChannels, c.ValueChannels, c.ValueHidden)
+	if c.InputPlanes != 0 {
+		s += fmt.Sprintf(" in%d", c.InputPlanes)
+	}
+	if c.PolicyLayout != "" {
+		s += " " + c.PolicyLayout
+	}
+	return s
 }
 
 // paramSpec is the name and shape of one parameter tensor.
@@ -138,7 +233,7 @@ func (c Config) specs() []paramSpec {
 	if c.Blocks > 0 {
 		resScale = 1 / sqrtf(float64(c.Blocks))
 	}
-	conv("stem", C, env.NumPlanes, 3, 1)
+	conv("stem", C, c.NumInputPlanes(), 3, 1)
 	for b := 0; b < c.Blocks; b++ {
 		conv(fmt.Sprintf("res%d.conv1", b), C, C, 3, 1)
 		conv(fmt.Sprintf("res%d.conv2", b), C, C, 3, resScale)
@@ -147,7 +242,7 @@ func (c Config) specs() []paramSpec {
 	// uniform policy and an even WDL, which is what the search wants from a
 	// net that knows nothing.
 	conv("policy.conv", P, C, 3, 1)
-	conv("policy.logits", env.PolicyPlanes, P, 1, 0.1)
+	conv("policy.logits", c.NumPolicyPlanes(), P, 1, 0.1)
 	// The value head averages its 1×1 filters over the board before its
 	// hidden layer (global average pooling, as KataGo's heads do): what
 	// decides a position's value, such as material, is counted wherever it
@@ -172,9 +267,9 @@ func (c Config) NumParams() int {
 func (c Config) FLOPsPerPosition() int {
 	C, P, V, H := c.Channels, c.PolicyChannels, c.ValueChannels, c.ValueHidden
 	sq := env.PlaneSize
-	f := 2 * sq * C * env.NumPlanes * 9
+	f := 2 * sq * C * c.NumInputPlanes() * 9
 	f += c.Blocks * 2 * (2 * sq * C * C * 9)
-	f += 2*sq*C*P*9 + 2*sq*P*env.PolicyPlanes
+	f += 2*sq*C*P*9 + 2*sq*P*c.NumPolicyPlanes()
 	f += 2*sq*C*V + sq*V + 2*V*H + 2*H*env.WDLSize
 	return f
 }

@@ -100,7 +100,7 @@ func NewFastEvaluator(w *Weights, opts FastOptions) (*FastEvaluator, error) {
 
 // Evaluate implements Evaluator.
 func (e *FastEvaluator) Evaluate(planes []float32, n int, policy, wdl []float32) error {
-	if err := checkEvalArgs(planes, n, policy, wdl); err != nil {
+	if err := checkEvalArgs(e.w.cfg, planes, n, policy, wdl); err != nil {
 		return err
 	}
 	e.mu.Lock()
@@ -166,10 +166,14 @@ func (e *FastEvaluator) Close() error {
 // shared read-only by the workers: the 3×3 filters Winograd-transformed,
 // the rest as slices of the evaluator's Weights.
 type fastNet struct {
-	cfg        Config
-	stem       *winoLayer
-	res1, res2 []*winoLayer
-	polConv    *winoLayer
+	cfg Config
+	// planes and polPlanes are the encoding's input planes and policy
+	// planes; inSize and polSize the floats of one position's input and
+	// policy.
+	planes, polPlanes, inSize, polSize int
+	stem                               *winoLayer
+	res1, res2                         []*winoLayer
+	polConv                            *winoLayer
 	// polLWB is the policy's 1×1 filters [planes][P] with the bias as an
 	// extra input channel: [planes][P+1]; the input's channel P is ones.
 	polLWB         []float32
@@ -181,7 +185,8 @@ type fastNet struct {
 func newFastNet(w *Weights) *fastNet {
 	cfg := w.cfg
 	C, P := cfg.Channels, cfg.PolicyChannels
-	n := &fastNet{cfg: cfg, stem: newWinoLayer(env.NumPlanes, C), polConv: newWinoLayer(C, P)}
+	n := &fastNet{cfg: cfg, planes: cfg.NumInputPlanes(), polPlanes: cfg.NumPolicyPlanes(), inSize: cfg.InputSize(), polSize: cfg.PolicySize(),
+		stem: newWinoLayer(cfg.NumInputPlanes(), C), polConv: newWinoLayer(C, P)}
 	for b := 0; b < cfg.Blocks; b++ {
 		n.res1 = append(n.res1, newWinoLayer(C, C))
 		n.res2 = append(n.res2, newWinoLayer(C, C))
@@ -203,9 +208,9 @@ func (n *fastNet) load(w *Weights) {
 	P := n.cfg.PolicyChannels
 	lw, lb := d("policy.logits.w"), d("policy.logits.b")
 	if n.polLWB == nil {
-		n.polLWB = make([]float32, env.PolicyPlanes*(P+1))
+		n.polLWB = make([]float32, n.polPlanes*(P+1))
 	}
-	for c := 0; c < env.PolicyPlanes; c++ {
+	for c := 0; c < n.polPlanes; c++ {
 		copy(n.polLWB[c*(P+1):], lw[c*P:(c+1)*P])
 		n.polLWB[c*(P+1)+P] = lb[c]
 	}
@@ -245,25 +250,26 @@ func newFastWorker(net *fastNet, k *fastKernels) *fastWorker {
 	cfg := net.cfg
 	C, P, V, H := cfg.Channels, cfg.PolicyChannels, cfg.ValueChannels, cfg.ValueHidden
 	rows := max(net.stem.rows, net.polConv.rows)
+	planes := net.planes
 	const dn = directMax * planeSquares
 	return &fastWorker{
 		net: net, k: k,
-		in:    make([]float32, env.NumPlanes*laneChannel),
+		in:    make([]float32, planes*laneChannel),
 		x:     make([]float32, C*laneChannel),
 		y:     make([]float32, C*laneChannel),
 		pc:    make([]float32, P*laneChannel),
 		vc:    make([]float32, V*laneChannel),
-		v:     make([]float32, winoPoints*winoStride(max(env.NumPlanes, C))),
+		v:     make([]float32, winoPoints*winoStride(max(planes, C))),
 		m:     make([]float32, winoPoints*winoStride(rows)),
 		pcT:   onesRows(lanes, P+1, planeSquares),
 		vflat: make([]float32, lanes*V*planeSquares),
 		vpool: make([]float32, lanes*V),
 		vhid:  make([]float32, lanes*H),
 		d: directBuffers{
-			in:  make([]float32, env.NumPlanes*dn),
+			in:  make([]float32, planes*dn),
 			x:   make([]float32, C*dn),
 			y:   make([]float32, C*dn),
-			col: make([]float32, max(env.NumPlanes, C)*9*dn),
+			col: make([]float32, max(planes, C)*9*dn),
 			pc:  make([]float32, (P+1)*dn),
 			vc:  make([]float32, V*dn),
 		},
@@ -281,7 +287,7 @@ func (f *fastWorker) runSafe(job fastJob) (err error) {
 			return nil
 		}
 		s := min(lanes, job.n-lo)
-		planes, policy, wdl := job.planes[lo*env.InputSize:], job.policy[lo*env.PolicySize:], job.wdl[lo*env.WDLSize:]
+		planes, policy, wdl := job.planes[lo*f.net.inSize:], job.policy[lo*f.net.polSize:], job.wdl[lo*env.WDLSize:]
 		if s <= directMax {
 			f.forwardDirect(planes, s, policy, wdl)
 		} else {
@@ -296,7 +302,7 @@ func (f *fastWorker) forward(planes []float32, s int, policy, wdl []float32) {
 	cfg := net.cfg
 	P, V := cfg.PolicyChannels, cfg.ValueChannels
 
-	f.k.toLanes(planes, env.NumPlanes, s, f.in)
+	f.k.toLanes(planes, net.planes, s, f.in)
 	f.conv3x3(f.in, net.stem, f.x, false)
 	for b := range net.res1 {
 		f.conv3x3(f.x, net.res1[b], f.y, false)
@@ -328,10 +334,10 @@ func (f *fastWorker) forwardDirect(planes []float32, s int, policy, wdl []float3
 	d := &f.d
 
 	// Planes arrive position-major; regroup them channel-major.
-	in := d.in[:env.NumPlanes*N]
+	in := d.in[:net.planes*N]
 	for p := 0; p < s; p++ {
-		for c := 0; c < env.NumPlanes; c++ {
-			copy(in[c*N+p*sq:c*N+(p+1)*sq], planes[(p*env.NumPlanes+c)*sq:])
+		for c := 0; c < net.planes; c++ {
+			copy(in[c*N+p*sq:c*N+(p+1)*sq], planes[(p*net.planes+c)*sq:])
 		}
 	}
 	x, y := d.x[:C*N], d.y[:C*N]
@@ -397,7 +403,7 @@ func (f *fastWorker) policyLogits(pc []float32, posStride, chanStride, s int, po
 	K := f.net.cfg.PolicyChannels + 1
 	const sq = env.PlaneSize
 	for p := 0; p < s; p++ {
-		f.k.gemmTo(env.PolicyPlanes, sq, K, f.net.polLWB, K, pc[p*posStride:], chanStride, policy[p*env.PolicySize:], sq, false)
+		f.k.gemmTo(f.net.polPlanes, sq, K, f.net.polLWB, K, pc[p*posStride:], chanStride, policy[p*f.net.polSize:], sq, false)
 	}
 }
 

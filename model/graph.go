@@ -59,7 +59,7 @@ func buildNet(cfg Config, batch int, vals []*tensor.Dense, arena *convArena) (ng
 	}
 	g := G.NewGraph()
 	ng = &netGraph{g: g, batch: batch}
-	ng.input = G.NewTensor(g, tensor.Float32, 4, G.WithShape(batch, env.NumPlanes, 8, 8), G.WithName("planes"))
+	ng.input = G.NewTensor(g, tensor.Float32, 4, G.WithShape(batch, cfg.NumInputPlanes(), 8, 8), G.WithName("planes"))
 	byName := make(map[string]*G.Node, len(specs))
 	for i, s := range specs {
 		if !tensor.Shape(s.shape).Eq(vals[i].Shape()) {

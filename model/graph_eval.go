@@ -15,9 +15,9 @@ import (
 // declares the same method set, so any Evaluator here satisfies it.
 type Evaluator interface {
 	// Evaluate runs the network on n positions laid out back to back in
-	// planes (n*env.InputSize floats) and writes n*env.PolicySize policy
-	// logits to policy and n*env.WDLSize win/draw/loss probabilities to
-	// wdl.
+	// planes (n·Config.InputSize floats) and writes n·Config.PolicySize
+	// policy logits to policy and n*env.WDLSize win/draw/loss
+	// probabilities to wdl.
 	Evaluate(planes []float32, n int, policy, wdl []float32) error
 }
 
@@ -29,14 +29,14 @@ var defaultBuckets = []int{1, 16, 64, 256}
 func DefaultBuckets() []int { return slices.Clone(defaultBuckets) }
 
 // checkEvalArgs validates the buffers of an Evaluate call.
-func checkEvalArgs(planes []float32, n int, policy, wdl []float32) error {
-	switch {
+func checkEvalArgs(cfg Config, planes []float32, n int, policy, wdl []float32) error {
+	switch in, pol := cfg.InputSize(), cfg.PolicySize(); {
 	case n < 0:
 		return fmt.Errorf("model: evaluate: negative batch size %d", n)
-	case len(planes) < n*env.InputSize:
-		return fmt.Errorf("model: evaluate: planes has %d floats, %d positions need %d", len(planes), n, n*env.InputSize)
-	case len(policy) < n*env.PolicySize:
-		return fmt.Errorf("model: evaluate: policy has room for %d floats, %d positions need %d", len(policy), n, n*env.PolicySize)
+	case len(planes) < n*in:
+		return fmt.Errorf("model: evaluate: planes has %d floats, %d positions need %d", len(planes), n, n*in)
+	case len(policy) < n*pol:
+		return fmt.Errorf("model: evaluate: policy has room for %d floats, %d positions need %d", len(policy), n, n*pol)
 	case len(wdl) < n*env.WDLSize:
 		return fmt.Errorf("model: evaluate: wdl has room for %d floats, %d positions need %d", len(wdl), n, n*env.WDLSize)
 	}
@@ -61,6 +61,9 @@ type GraphEvaluator struct {
 // gorgonia graph must not be shared between machines).
 type graphBucket struct {
 	size   int
+	planes int // input planes
+	inSize int // floats of one position's input
+	polSz  int // policy logits of one position
 	net    *netGraph
 	vm     G.VM
 	in     []float32
@@ -107,19 +110,19 @@ func newGraphBucket(w *Weights, size int) (b *graphBucket, err error) {
 	if err != nil {
 		return nil, err
 	}
-	b = &graphBucket{size: size, net: net}
+	b = &graphBucket{size: size, net: net, planes: w.cfg.NumInputPlanes(), inSize: w.cfg.InputSize(), polSz: w.cfg.PolicySize()}
 	wdl, err := G.ApplyOp(rowSoftmax{}, net.value)
 	if err != nil {
 		return nil, fmt.Errorf("model: building WDL softmax: %w", err)
 	}
-	b.polOut = make([]float32, size*env.PolicySize)
+	b.polOut = make([]float32, size*b.polSz)
 	b.wdlOut = make([]float32, size*env.WDLSize)
-	b.polV = tensor.New(tensor.WithShape(size, env.PolicySize), tensor.WithBacking(b.polOut))
+	b.polV = tensor.New(tensor.WithShape(size, b.polSz), tensor.WithBacking(b.polOut))
 	b.wdlV = tensor.New(tensor.WithShape(size, env.WDLSize), tensor.WithBacking(b.wdlOut))
 	G.Read(net.policy, &b.polV)
 	G.Read(wdl, &b.wdlV)
-	b.in = make([]float32, size*env.InputSize)
-	b.inT = tensor.New(tensor.WithShape(size, env.NumPlanes, 8, 8), tensor.WithBacking(b.in))
+	b.in = make([]float32, size*b.inSize)
+	b.inT = tensor.New(tensor.WithShape(size, b.planes, 8, 8), tensor.WithBacking(b.in))
 	if err := G.Let(net.input, b.inT); err != nil {
 		return nil, fmt.Errorf("model: binding input: %w", err)
 	}
@@ -130,11 +133,11 @@ func newGraphBucket(w *Weights, size int) (b *graphBucket, err error) {
 // run evaluates the first n ≤ size positions of planes.
 func (b *graphBucket) run(planes []float32, n int, policy, wdl []float32) (err error) {
 	defer catch(&err, "running gorgonia graph")
-	copy(b.in, planes[:n*env.InputSize])
-	clear(b.in[n*env.InputSize:])
+	copy(b.in, planes[:n*b.inSize])
+	clear(b.in[n*b.inSize:])
 	// Rebind each time: gorgonia's in-place reshapes may have replaced the
 	// input's header with a view.
-	b.inT = tensor.New(tensor.WithShape(b.size, env.NumPlanes, 8, 8), tensor.WithBacking(b.in))
+	b.inT = tensor.New(tensor.WithShape(b.size, b.planes, 8, 8), tensor.WithBacking(b.in))
 	if err := G.Let(b.net.input, b.inT); err != nil {
 		return err
 	}
@@ -142,14 +145,14 @@ func (b *graphBucket) run(planes []float32, n int, policy, wdl []float32) (err e
 	if err := b.vm.RunAll(); err != nil {
 		return fmt.Errorf("model: gorgonia run (batch %d): %w", b.size, err)
 	}
-	copy(policy, b.polOut[:n*env.PolicySize])
+	copy(policy, b.polOut[:n*b.polSz])
 	copy(wdl, b.wdlOut[:n*env.WDLSize])
 	return nil
 }
 
 // Evaluate implements Evaluator.
 func (e *GraphEvaluator) Evaluate(planes []float32, n int, policy, wdl []float32) error {
-	if err := checkEvalArgs(planes, n, policy, wdl); err != nil {
+	if err := checkEvalArgs(e.w.cfg, planes, n, policy, wdl); err != nil {
 		return err
 	}
 	e.mu.Lock()
@@ -160,7 +163,7 @@ func (e *GraphEvaluator) Evaluate(planes []float32, n int, policy, wdl []float32
 	for done := 0; done < n; {
 		b := e.bucketFor(n - done)
 		k := min(b.size, n-done)
-		if err := b.run(planes[done*env.InputSize:], k, policy[done*env.PolicySize:], wdl[done*env.WDLSize:]); err != nil {
+		if err := b.run(planes[done*b.inSize:], k, policy[done*b.polSz:], wdl[done*env.WDLSize:]); err != nil {
 			return err
 		}
 		done += k

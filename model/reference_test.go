@@ -16,7 +16,7 @@ import (
 func refForward(w *Weights, planes []float32) (policy []float64, wdl []float64) {
 	cfg := w.cfg
 	P := func(name string) *Param { return w.Param(name) }
-	x := make([]float64, env.NumPlanes*64)
+	x := make([]float64, cfg.NumInputPlanes()*64)
 	for i := range x {
 		x[i] = float64(planes[i])
 	}
@@ -66,7 +66,7 @@ func refForward(w *Weights, planes []float32) (policy []float64, wdl []float64) 
 		return out
 	}
 	C := cfg.Channels
-	h := relu(conv(x, env.NumPlanes, "stem", 3))
+	h := relu(conv(x, cfg.NumInputPlanes(), "stem", 3))
 	for i := 0; i < cfg.Blocks; i++ {
 		y := relu(conv(h, C, fmt.Sprintf("res%d.conv1", i), 3))
 		y = conv(y, C, fmt.Sprintf("res%d.conv2", i), 3)

@@ -181,12 +181,13 @@ func (t *Trainer) build() (err error) {
 	}
 	t.net = net
 	g := net.g
-	t.in = make([]float32, B*env.InputSize)
-	t.polT = make([]float32, B*env.PolicySize)
-	t.polM = make([]float32, B*env.PolicySize)
+	in, pol := t.w.cfg.InputSize(), t.w.cfg.PolicySize()
+	t.in = make([]float32, B*in)
+	t.polT = make([]float32, B*pol)
+	t.polM = make([]float32, B*pol)
 	t.valT = make([]float32, B*env.WDLSize)
-	t.polTarget = G.NewMatrix(g, tensor.Float32, G.WithShape(B, env.PolicySize), G.WithName("policy_target"))
-	t.polMask = G.NewMatrix(g, tensor.Float32, G.WithShape(B, env.PolicySize), G.WithName("legal_mask"))
+	t.polTarget = G.NewMatrix(g, tensor.Float32, G.WithShape(B, pol), G.WithName("policy_target"))
+	t.polMask = G.NewMatrix(g, tensor.Float32, G.WithShape(B, pol), G.WithName("legal_mask"))
 	t.valTarget = G.NewMatrix(g, tensor.Float32, G.WithShape(B, env.WDLSize), G.WithName("wdl_target"))
 	if err := t.bindInputs(); err != nil {
 		return err
@@ -244,22 +245,22 @@ func (t *Trainer) build() (err error) {
 // gorgonia may reshape a bound value's header in place during a run.
 func (t *Trainer) bindInputs() error {
 	B := t.tc.BatchSize
-	if err := G.Let(t.net.input, tensor.New(tensor.WithShape(B, env.NumPlanes, 8, 8), tensor.WithBacking(t.in))); err != nil {
+	if err := G.Let(t.net.input, tensor.New(tensor.WithShape(B, t.w.cfg.NumInputPlanes(), 8, 8), tensor.WithBacking(t.in))); err != nil {
 		return err
 	}
-	if err := G.Let(t.polTarget, tensor.New(tensor.WithShape(B, env.PolicySize), tensor.WithBacking(t.polT))); err != nil {
+	if err := G.Let(t.polTarget, tensor.New(tensor.WithShape(B, t.w.cfg.PolicySize()), tensor.WithBacking(t.polT))); err != nil {
 		return err
 	}
-	if err := G.Let(t.polMask, tensor.New(tensor.WithShape(B, env.PolicySize), tensor.WithBacking(t.polM))); err != nil {
+	if err := G.Let(t.polMask, tensor.New(tensor.WithShape(B, t.w.cfg.PolicySize()), tensor.WithBacking(t.polM))); err != nil {
 		return err
 	}
 	return G.Let(t.valTarget, tensor.New(tensor.WithShape(B, env.WDLSize), tensor.WithBacking(t.valT)))
 }
 
 // Step runs one optimisation step on exactly BatchSize positions: planes
-// (BatchSize·env.InputSize), policy targets (BatchSize·env.PolicySize, each
+// (BatchSize·Config.InputSize), policy targets (BatchSize·Config.PolicySize, each
 // row a distribution, e.g. the search's visit counts normalised), legal
-// masks (BatchSize·env.PolicySize, 1 for each legal move's index and 0
+// masks (BatchSize·Config.PolicySize, 1 for each legal move's index and 0
 // elsewhere, as env.Position.LegalMask writes them; the policy is a softmax
 // over the legal moves, so illegal logits get no gradient, and a target on
 // an illegal move is an error) and WDL targets (BatchSize·3, the game result
@@ -314,9 +315,9 @@ func (t *Trainer) forwardBackward(planes, policyTarget, legalMask, wdlTarget []f
 		return l, fmt.Errorf("trainer: %w", ErrClosed)
 	}
 	B := t.tc.BatchSize
-	if len(planes) != B*env.InputSize || len(policyTarget) != B*env.PolicySize || len(legalMask) != B*env.PolicySize || len(wdlTarget) != B*env.WDLSize {
+	if in, pol := t.w.cfg.InputSize(), t.w.cfg.PolicySize(); len(planes) != B*in || len(policyTarget) != B*pol || len(legalMask) != B*pol || len(wdlTarget) != B*env.WDLSize {
 		return l, fmt.Errorf("model: train step wants exactly %d positions: got %d plane floats (want %d), %d policy targets and %d mask entries (want %d each), %d wdl targets (want %d)",
-			B, len(planes), B*env.InputSize, len(policyTarget), len(legalMask), B*env.PolicySize, len(wdlTarget), B*env.WDLSize)
+			B, len(planes), B*in, len(policyTarget), len(legalMask), B*pol, len(wdlTarget), B*env.WDLSize)
 	}
 	if l.PolicyEntropy, err = targetEntropy(policyTarget, legalMask, B); err != nil {
 		return l, err
@@ -371,7 +372,7 @@ func targetEntropy(target, mask []float32, batch int) (float64, error) {
 	errs := make([]error, batch)
 	parallelImages(batch, func(lo, hi int) {
 		for b := lo; b < hi; b++ {
-			h[b], errs[b] = rowEntropy(target, mask, b)
+			h[b], errs[b] = rowEntropy(target, mask, b, len(target)/batch)
 			if errs[b] != nil {
 				return
 			}
@@ -387,10 +388,11 @@ func targetEntropy(target, mask []float32, batch int) (float64, error) {
 	return sum / float64(batch), nil
 }
 
-// rowEntropy is targetEntropy's check and entropy of row b.
-func rowEntropy(target, mask []float32, b int) (float64, error) {
+// rowEntropy is targetEntropy's check and entropy of row b, rows being n
+// entries long.
+func rowEntropy(target, mask []float32, b, n int) (float64, error) {
 	var h float64
-	for i := b * env.PolicySize; i < (b+1)*env.PolicySize; i++ {
+	for i := b * n; i < (b+1)*n; i++ {
 		m := mask[i]
 		if m == 0 && target[i] == 0 {
 			continue // nearly every entry: an illegal move with no target
@@ -398,13 +400,13 @@ func rowEntropy(target, mask []float32, b int) (float64, error) {
 		p := float64(target[i])
 		switch {
 		case m != 0 && m != 1:
-			return 0, fmt.Errorf("model: train step: legal mask of position %d holds %v at index %d, want 0 or 1", i/env.PolicySize, m, i%env.PolicySize)
+			return 0, fmt.Errorf("model: train step: legal mask of position %d holds %v at index %d, want 0 or 1", i/n, m, i%n)
 		case math.IsNaN(p) || math.IsInf(p, 0):
-			return 0, fmt.Errorf("%w: position %d's policy target is %v at index %d (no update applied)", ErrNonFinite, i/env.PolicySize, p, i%env.PolicySize)
+			return 0, fmt.Errorf("%w: position %d's policy target is %v at index %d (no update applied)", ErrNonFinite, i/n, p, i%n)
 		case p < 0:
-			return 0, fmt.Errorf("model: train step: position %d's policy target is %v at index %d", i/env.PolicySize, p, i%env.PolicySize)
+			return 0, fmt.Errorf("model: train step: position %d's policy target is %v at index %d", i/n, p, i%n)
 		case p != 0 && m == 0:
-			return 0, fmt.Errorf("model: train step: position %d's policy target puts %v on index %d, which its legal mask excludes", i/env.PolicySize, p, i%env.PolicySize)
+			return 0, fmt.Errorf("model: train step: position %d's policy target puts %v on index %d, which its legal mask excludes", i/n, p, i%n)
 		case p > 0:
 			h -= p * math.Log(p)
 		}

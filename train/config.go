@@ -291,9 +291,7 @@ func (c *Config) Validate() error {
 		}
 		return nil
 	}
-	if v, err := env.VariantByName(c.Variant); err != nil {
-		return bad("variant", "%v", err)
-	} else if err := v.CheckNetwork(); err != nil {
+	if _, err := env.VariantByName(c.Variant); err != nil {
 		return bad("variant", "%v", err)
 	}
 	if _, err := model.Preset(c.Model.Preset); err != nil {

@@ -209,7 +209,7 @@ func loadOrInitWeights(cfg *Config, variant env.Variant, path string) (*model.We
 		if err != nil {
 			return nil, "", err
 		}
-		w, err := model.NewWeights(arch, seed.Derive(cfg.Seed, "weights", uint64(0), uint64(0)))
+		w, err := model.NewWeights(arch.ForVariant(variant), seed.Derive(cfg.Seed, "weights", uint64(0), uint64(0)))
 		return w, "an untrained " + cfg.Model.Preset + " network", err
 	}
 	net, err := engine.LoadNetwork(path, variant)

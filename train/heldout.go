@@ -33,19 +33,20 @@ const heldoutBatch = 64
 // measureHeldout scores samples with eval.
 func measureHeldout(ctx context.Context, eval mcts.Evaluator, variant env.Variant, samples []replay.Sample) (heldout, error) {
 	var h heldout
-	planes := make([]float32, heldoutBatch*env.InputSize)
-	policy := make([]float32, heldoutBatch*env.PolicySize)
+	in, size := variant.InputSize(), variant.PolicySize()
+	planes := make([]float32, heldoutBatch*in)
+	policy := make([]float32, heldoutBatch*size)
 	wdl := make([]float32, heldoutBatch*env.WDLSize)
 	var freq [3]float64
 	var vSum, kSum float64
-	legal := make([]float32, env.PolicySize)
+	legal := make([]float32, size)
 	for start := 0; start < len(samples); start += heldoutBatch {
 		if err := ctx.Err(); err != nil {
 			return h, err
 		}
 		batch := samples[start:min(start+heldoutBatch, len(samples))]
 		for i := range batch {
-			batch[i].Position.Encode(planes[i*env.InputSize : (i+1)*env.InputSize])
+			batch[i].Position.Encode(planes[i*in : (i+1)*in])
 		}
 		if err := eval.Evaluate(planes, len(batch), policy, wdl); err != nil {
 			return h, err
@@ -63,7 +64,7 @@ func measureHeldout(ctx context.Context, eval mcts.Evaluator, variant env.Varian
 			}
 			if len(s.Policy) > 0 {
 				s.Position.LegalMask(variant, legal)
-				kSum += policyKL(policy[i*env.PolicySize:(i+1)*env.PolicySize], legal, s.Policy)
+				kSum += policyKL(policy[i*size:(i+1)*size], legal, s.Policy)
 				h.PolicyPositions++
 			}
 		}

@@ -295,7 +295,7 @@ func (r *runner) setUp(ckpt *model.Checkpoint) error {
 	if err != nil {
 		return err
 	}
-	w, err := model.NewWeights(arch, seed.Derive(r.cfg.Seed, "weights", uint64(0), uint64(0)))
+	w, err := model.NewWeights(arch.ForVariant(r.variant), seed.Derive(r.cfg.Seed, "weights", uint64(0), uint64(0)))
 	if err != nil {
 		return err
 	}

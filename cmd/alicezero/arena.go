@@ -50,7 +50,7 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	jsonPath := fs.String("json", "", "write the ratings and pairings to this JSON file")
 	sprtFlag := fs.String("sprt", "", "elo0,elo1,alpha,beta: stop a two-player match once the SPRT decides")
 	seed := fs.Uint64("seed", 0, "seed of the players' randomness (random movers, ab noise and tie-breaks)")
-	variant := fs.String("variant", env.Alice.Name, "rule set: "+networkVariantNames)
+	variant := fs.String("variant", env.Alice.Name, "rule set: "+variantNames)
 	anchor := fs.String("anchor", "", "player rated 0 in the rating list (default: the first)")
 	margin := fs.Duration("timemargin", 200*time.Millisecond, "grace past a move time or clock before a loss on time")
 	moveTimeout := fs.Duration("movetimeout", 10*time.Minute, "longest a move may take when no move time or clock bounds it (0: no limit)")
@@ -97,7 +97,7 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if cfg.Format, err = arena.ParseFormat(*format); err != nil {
 		return err
 	}
-	if cfg.Variant, err = playableVariant(*variant); err != nil {
+	if cfg.Variant, err = lookupVariant(*variant); err != nil {
 		return err
 	}
 	if *tc != "" {

@@ -19,7 +19,7 @@ func runExport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.
 	fs := newFlagSet("export", "", stderr)
 	ckpt := fs.String("checkpoint", "", "checkpoint `file`, or a run folder (or its checkpoints/ folder) to export its newest checkpoint (default: the built-in network)")
 	out := fs.String("out", "", "output `folder` for model.onnx and model.json (created if missing)")
-	variant := fs.String("variant", "", "rule set the net plays ("+networkVariantNames+"); default: the checkpoint's, else alice")
+	variant := fs.String("variant", "", "rule set the net plays ("+variantNames+"); default: the checkpoint's, else alice")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -32,7 +32,7 @@ func runExport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.
 	if *variant != "" {
 		// A rule set the network cannot play fails before the checkpoint
 		// is looked for.
-		if _, err := playableVariant(*variant); err != nil {
+		if _, err := lookupVariant(*variant); err != nil {
 			return err
 		}
 	}
@@ -84,9 +84,9 @@ func exportVariant(flagName, ckptName, path string) (env.Variant, error) {
 	case flagName != "" && ckptName != "" && flagName != ckptName:
 		return env.Variant{}, fmt.Errorf("--variant %s, but %s was trained for %s", flagName, filepath.Base(path), ckptName)
 	case flagName != "":
-		return playableVariant(flagName)
+		return lookupVariant(flagName)
 	case ckptName != "":
-		return playableVariant(ckptName)
+		return lookupVariant(ckptName)
 	}
 	return env.Alice, nil
 }

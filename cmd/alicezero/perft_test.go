@@ -91,20 +91,3 @@ func TestBenchEncodeFigure(t *testing.T) {
 		t.Fatalf("exit %d, output %q", code, out)
 	}
 }
-
-// TestVariantsNotYetPlayable checks that the commands that play through the
-// network know every variant's name and refuse the ones whose encoding is
-// not built yet, saying so.
-func TestVariantsNotYetPlayable(t *testing.T) {
-	for _, args := range [][]string{
-		{"play", "--variant", "alice-3"},
-		{"arena", "--variant", "alice-stone", "random", "random"},
-		{"export", "--variant", "alice-null", "--checkpoint", "none.ckpt", "--out", t.TempDir()},
-		{"train", "--variant", "alice-optional-transfer", "--config", "tiny", "--runs-dir", t.TempDir()},
-	} {
-		_, errOut, code := runCLI(t, "", args...)
-		if code == 0 || !strings.Contains(errOut, "not built for it yet") {
-			t.Errorf("%v: exit %d, stderr %q; want the variant refused as not yet playable", args, code, errOut)
-		}
-	}
-}

@@ -21,7 +21,7 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	runsDir := fs.String("runs-dir", runs.DefaultRunsDir, "folder that holds the runs")
 	resume := fs.String("resume", "", "continue the run `NAME` from its latest checkpoint")
 	iterations := fs.Int("iterations", 0, "total iterations the run aims for (overrides the config)")
-	variant := fs.String("variant", "", "rule set to train for, "+networkVariantNames+" (overrides the config's; without --config, the built-in configuration made for it if there is one: mini for alice-mini)")
+	variant := fs.String("variant", "", "rule set to train for, "+variantNames+" (overrides the config's; without --config, the built-in configuration made for it if there is one: mini for alice-mini)")
 	seed := fs.Int64("seed", -1, "seed of the run (overrides the config)")
 	quiet := fs.Bool("quiet", false, "no progress bars, only the summary lines")
 	if err := parseFlags(fs, args); err != nil {
@@ -54,7 +54,7 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	} else {
 		var v env.Variant
 		if flagSet(fs, "variant") {
-			if v, err = playableVariant(*variant); err != nil {
+			if v, err = lookupVariant(*variant); err != nil {
 				return err
 			}
 			if !flagSet(fs, "config") {

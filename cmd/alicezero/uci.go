@@ -12,9 +12,9 @@ import (
 func runUCI(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("uci", "", stderr)
 	ef := addEngineFlags(fs, "visits per move when go sets no limit")
-	variant := fs.String("variant", env.Alice.Name, "rule set to start with ("+networkVariantNames+"), the one --weights was trained for; UCI_Variant changes it")
+	variant := fs.String("variant", env.Alice.Name, "rule set to start with ("+variantNames+"), the one --weights was trained for; UCI_Variant changes it")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: alicezero uci [flags]\n\nSpeaks UCI on standard input and output (UCI_Variant %s;\nFEN with '|' before board-B pieces, moves in UCI notation).\n\nFlags:\n", networkVariantNames)
+		fmt.Fprintf(stderr, "Usage: alicezero uci [flags]\n\nSpeaks UCI on standard input and output (UCI_Variant %s;\nFEN with '|' before board-B pieces, moves in UCI notation).\n\nFlags:\n", variantNames)
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -23,7 +23,7 @@ func runUCI(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err := noArgs(fs); err != nil {
 		return err
 	}
-	v, err := playableVariant(*variant)
+	v, err := lookupVariant(*variant)
 	if err != nil {
 		return err
 	}

@@ -60,7 +60,7 @@ func TestMiniThroughTheProduct(t *testing.T) {
 				combo = l + " "
 			}
 		}
-		if !strings.Contains(combo, " var alice-mini ") || !strings.Contains(combo, " var alice-black-b ") || strings.Contains(combo, " var alice-3 ") {
+		if !strings.Contains(combo, " var alice-mini ") || !strings.Contains(combo, " var alice-black-b ") || !strings.Contains(combo, " var alice-3 ") {
 			t.Fatalf("UCI_Variant choices: %q", combo)
 		}
 		s.send("setoption name UCI_Variant value alice-mini", "setoption name Weights value "+run, "isready")
@@ -70,9 +70,9 @@ func TestMiniThroughTheProduct(t *testing.T) {
 		s.send("ucinewgame", "position startpos moves b3b4", "go nodes 20")
 		best, _ := s.expectPrefix("bestmove")
 		checkBestmove(t, testPosition(t, env.AliceMini, env.StartFENMini, "b3b4"), best)
-		s.send("setoption name UCI_Variant value alice-3")
-		if l, _ := s.expectPrefix("info string error"); !strings.Contains(l, "not built") {
-			t.Errorf("alice-3: %q", l)
+		s.send("setoption name UCI_Variant value alice-3", "isready")
+		if l, _ := s.expectPrefix("info string error"); !strings.Contains(l, "trained for alice-mini, not alice-3") {
+			t.Errorf("alice-3 with the mini network: %q", l)
 		}
 		s.send("quit")
 		if code := s.exit(); code != 0 {
@@ -148,5 +148,54 @@ func TestTrainVariantPicksItsConfig(t *testing.T) {
 		if got := configFor(v); got != want {
 			t.Errorf("%s: config %s, want %s", v.Name, got, want)
 		}
+	}
+}
+
+// TestNewVariantsThroughTheProduct trains a network of each variant whose
+// encoding is its own (null moves, shared squares, three boards) for one
+// tiny iteration, then plays it through arena (PGN tagged with the
+// variant) and uci (startpos moves in the variant's notation).
+func TestNewVariantsThroughTheProduct(t *testing.T) {
+	for _, c := range []struct {
+		v     env.Variant
+		moves string // startpos moves, in the variant's UCI
+	}{
+		{env.AliceNull, "e2e2"},
+		{env.AliceOptionalTransfer, "e2e4 e7e5"},
+		{env.AliceStone, "e2e4/a"},
+		{env.Alice3, "e2e4/c"},
+	} {
+		t.Run(c.v.Name, func(t *testing.T) {
+			dir := t.TempDir()
+			out, errOut, code := runCLI(t, "", "train", "--variant", c.v.Name, "--config", "tiny", "--runs-dir", dir, "--run", "r", "--iterations", "1", "--quiet")
+			if code != 0 || !strings.Contains(out, "iter 1:") {
+				t.Fatalf("train: exit %d\n%s\n%s", code, out, errOut)
+			}
+			run := filepath.Join(dir, "r")
+			pgn := filepath.Join(t.TempDir(), "games.pgn")
+			out, errOut, code = runCLI(t, "", "arena", "--variant", c.v.Name, "--games", "2", "--plies", "40", "--progress=false",
+				"--pgn", pgn, "ckpt:"+run+",visits=8", "ab:depth=1")
+			if code != 0 || !strings.Contains(out, "2 of 2 games played") {
+				t.Fatalf("arena: exit %d\n%s\n%s", code, out, errOut)
+			}
+			f, err := os.Open(pgn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			games, err := env.ReadPGN(f, env.Alice)
+			if err != nil || len(games) != 2 || games[0].Variant != c.v {
+				t.Fatalf("PGN: %d games, %v", len(games), err)
+			}
+			s := startSession(t, "uci", "--variant", c.v.Name, "--weights", run)
+			uciHandshake(s)
+			s.send("position startpos moves "+c.moves, "go nodes 20")
+			best, _ := s.expectPrefix("bestmove")
+			checkBestmove(t, testPosition(t, c.v, c.v.StartFEN(), strings.Fields(c.moves)...), best)
+			s.send("quit")
+			if code := s.exit(); code != 0 {
+				t.Fatalf("uci: exit %d", code)
+			}
+		})
 	}
 }

@@ -35,9 +35,7 @@ func spin(def, lo, hi int) string {
 func options() []option {
 	var variants []string
 	for _, v := range env.Variants() {
-		if v.CheckNetwork() == nil { // the ones the network plays
-			variants = append(variants, "var "+v.Name)
-		}
+		variants = append(variants, "var "+v.Name)
 	}
 	return []option{
 		{"UCI_Variant",
@@ -46,9 +44,6 @@ func options() []option {
 			},
 			func(_ *session, o *engine.Options, v string) error {
 				vr, err := env.VariantByName(strings.TrimSpace(v))
-				if err == nil {
-					err = vr.CheckNetwork()
-				}
 				o.Variant = vr
 				return err
 			}},

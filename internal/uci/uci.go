@@ -13,9 +13,12 @@
 // Conventions, for GUI authors:
 //
 //   - Positions use the rule book's FEN ('|' before each board-B piece)
-//     and plain UCI moves; UCI_Variant is one of the variants the network
-//     covers (env.Variant.CheckNetwork: alice, alice-ep, alice-black-b,
-//     alice-mini), "position startpos" being the variant's start.
+//     and UCI moves as the rule book writes them for each variant (the
+//     from-board prefix and target-board suffix where a square may hold
+//     men on several boards); UCI_Variant is any of env.VariantNames(),
+//     "position startpos" being the variant's start. A network plays the
+//     variant it was trained for only: setting another one with such
+//     weights loaded is refused (the engine's error names both).
 //   - Scores: "score mate N" for a proven mate, else "score cp C" with
 //     lc0's mapping of the value W−L (engine.Centipawns); with
 //     UCI_ShowWDL, "wdl W D L" in permille. With MultiPV N the N most

@@ -66,7 +66,7 @@ func prefixed(p string) func(string) bool {
 
 func TestHandshake(t *testing.T) {
 	out := script(t, enginetest.New(), "uci\nisready\n")
-	want := []string{"id name AliceZero", "option name UCI_Variant type combo default alice var alice var alice-ep var alice-black-b var alice-mini",
+	want := []string{"id name AliceZero", "option name UCI_Variant type combo default alice var alice var alice-ep var alice-black-b var alice-null var alice-optional-transfer var alice-stone var alice-mini var alice-3",
 		"option name MultiPV type spin default 1 min 1 max 256", "option name UCI_ShowWDL type check default false", "uciok", "readyok"}
 	for _, w := range want {
 		if !has(out, func(l string) bool { return l == w }) {

@@ -298,10 +298,10 @@ func Describe(w *model.Weights, meta Metadata) (*Description, error) {
 		return nil, fmt.Errorf("onnx: %w", err)
 	}
 	C, P, V, H := cfg.Channels, cfg.PolicyChannels, cfg.ValueChannels, cfg.ValueHidden
-	layout := v.Policy()
-	if layout == nil {
-		return nil, fmt.Errorf("onnx: %w", v.CheckNetwork())
+	if err := cfg.Fits(v); err != nil {
+		return nil, fmt.Errorf("onnx: %w", err)
 	}
+	layout := v.Policy()
 	board := "every square of the 8×8 frame is a square of the boards"
 	if v.Files() < 8 {
 		board = fmt.Sprintf("the boards have files a–%c only, lying in files a–%c of the 8×8 frame (square index = rank*8 + file as everywhere): "+

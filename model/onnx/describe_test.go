@@ -150,8 +150,8 @@ func TestDescriptionOfMiniAndBlackB(t *testing.T) {
 			}
 		}
 	}
-	if _, err := Describe(w, Metadata{Variant: env.Alice3}); err == nil || !strings.Contains(err.Error(), "not built") {
-		t.Errorf("alice-3 described: %v", err)
+	if _, err := Describe(w, Metadata{Variant: env.Alice3}); err == nil || !strings.Contains(err.Error(), "variant alice-3 has 51 planes") {
+		t.Errorf("an alice network described as alice-3's: %v", err)
 	}
 }
 

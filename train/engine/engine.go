@@ -109,9 +109,7 @@ func (o Options) withDefaults() Options {
 
 // validate reports the first unusable option.
 func (o Options) validate() error {
-	if v, err := env.VariantByName(o.Variant.Name); err != nil {
-		return fmt.Errorf("engine: %w", err)
-	} else if err := v.CheckNetwork(); err != nil {
+	if _, err := env.VariantByName(o.Variant.Name); err != nil {
 		return fmt.Errorf("engine: %w", err)
 	}
 	switch {
@@ -238,10 +236,10 @@ func (e *Engine) load() error {
 		if net, err = LoadNetwork(e.opts.Weights, e.opts.Variant); err != nil {
 			return fmt.Errorf("engine: %w", err)
 		}
-	} else if net.Variant != "" && net.Variant != e.opts.Variant.Name {
-		return fmt.Errorf("engine: %s was trained for %s, not %s", net.Description, net.Variant, e.opts.Variant.Name)
+	} else if err := net.fits(e.opts.Variant); err != nil {
+		return fmt.Errorf("engine: %w", err)
 	}
-	eval, fast, err := net.evaluator(e.opts.EvalWorkers)
+	eval, fast, err := net.evaluator(e.opts.Variant, e.opts.EvalWorkers)
 	if err != nil {
 		return err
 	}
@@ -377,12 +375,13 @@ func (e *Engine) Game() *env.Game {
 }
 
 // Play plays m, which must be legal in the current position (it is
-// matched by its squares and promotion).
+// matched by what names it, env.Move.SameAs: its squares, promotion and,
+// where a square may hold men on several boards, its boards).
 func (e *Engine) Play(m env.Move) error {
 	var ml env.MoveList
 	e.pos.LegalMoves(&ml)
 	for _, x := range ml.Slice() {
-		if x.From() == m.From() && x.To() == m.To() && x.Promotion() == m.Promotion() {
+		if x.SameAs(m) {
 			e.pos.MakeMove(x)
 			return nil
 		}

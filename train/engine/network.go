@@ -55,15 +55,31 @@ func LoadNetwork(weights string, v env.Variant) (*Network, error) {
 		return nil, fmt.Errorf("weights: %w", err)
 	}
 	n := &Network{Weights: c.Weights, Variant: c.Meta["variant"]}
-	if n.Variant != "" && n.Variant != v.Name {
-		return nil, fmt.Errorf("weights %s were trained for %s, not %s", file, n.Variant, v.Name)
-	}
 	preset := c.Preset
 	if preset == "" {
 		preset = c.Config().String()
 	}
 	n.Description = fmt.Sprintf("network %s (%s, step %d)", file, preset, c.Step)
+	if err := n.fits(v); err != nil {
+		return nil, fmt.Errorf("weights %s: %w", file, err)
+	}
 	return n, nil
+}
+
+// fits reports whether the network plays variant v: trained for it where
+// it says (a checkpoint's metadata), and of its encoding in any case (so
+// that a file without metadata is still refused when its planes or policy
+// layout are another variant's).
+func (n *Network) fits(v env.Variant) error {
+	if n.Variant != "" && n.Variant != v.Name {
+		return fmt.Errorf("%s was trained for %s, not %s", n.Description, n.Variant, v.Name)
+	}
+	if n.Weights != nil {
+		if err := n.Weights.Config().Fits(v); err != nil {
+			return fmt.Errorf("%s: %w", n.Description, err)
+		}
+	}
+	return nil
 }
 
 // defaultNetwork is the one place where "no weights named" is decided, for
@@ -92,11 +108,12 @@ func InMemory(w *model.Weights, description string) (*Network, error) {
 	return &Network{Weights: w, Description: description}, nil
 }
 
-// evaluator builds the network's evaluator: the fast path on workers
-// cores, or the material count. fast is nil for the plain search.
-func (n *Network) evaluator(workers int) (eval mcts.Evaluator, fast *model.FastEvaluator, err error) {
+// evaluator builds the network's evaluator for positions of variant v:
+// the fast path on workers cores, or the material count. fast is nil for
+// the plain search.
+func (n *Network) evaluator(v env.Variant, workers int) (eval mcts.Evaluator, fast *model.FastEvaluator, err error) {
 	if n.Weights == nil {
-		return mcts.MaterialEvaluator{}, nil, nil
+		return mcts.MaterialEvaluator{Variant: v}, nil, nil
 	}
 	fast, err = model.NewFastEvaluator(n.Weights, model.FastOptions{Workers: workers})
 	if err != nil {

@@ -23,7 +23,11 @@ func saveTiny(t *testing.T, variant string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := model.NewWeights(cfg, 1)
+	v, err := env.VariantByName(variant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := model.NewWeights(cfg.ForVariant(v), 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,21 +2,24 @@ package engine
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/mcts"
+	"github.com/alicezero/alicezero/model"
 )
 
-// TestMiniAndBlackBGames: an engine for alice-mini or alice-black-b starts
-// (New, NewGame, SetPosition with no FEN: UCI's startpos) at its variant's
-// own start, searches with the plain search by default (the built-in
-// network plays alice only) or with a network trained for the variant,
-// and refuses the variants the network does not cover.
-func TestMiniAndBlackBGames(t *testing.T) {
-	for _, v := range []env.Variant{env.AliceMini, env.AliceBlackB} {
+// TestVariantGames: an engine for every variant but alice starts (New,
+// NewGame, SetPosition with no FEN: UCI's startpos) at its variant's own
+// start, searches with the plain search by default (the built-in network
+// plays alice only) or with a network of the variant's encoding, and
+// refuses a network of another encoding even when its file does not say
+// which variant it was trained for.
+func TestVariantGames(t *testing.T) {
+	for _, v := range env.Variants()[1:] {
 		e := newEngine(t, Options{Variant: v, EvalWorkers: 1})
 		if e.Position().FEN() != v.StartFEN() || e.StartFEN() != v.StartFEN() {
 			t.Fatalf("%s: New starts at %s", v.Name, e.Position().FEN())
@@ -57,9 +60,27 @@ func TestMiniAndBlackBGames(t *testing.T) {
 		}
 		checkLegal(t, e, res.BestMove)
 	}
-	for _, v := range []env.Variant{env.AliceNull, env.Alice3} {
-		if _, err := New(Options{Variant: v}); err == nil || !strings.Contains(err.Error(), "not built") {
-			t.Errorf("%s: New: %v", v.Name, err)
+	// Weights without a variant in their metadata, of alice's encoding.
+	cfg, err := model.Preset("tiny")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := model.NewWeights(cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "anon.azck")
+	if err := model.SaveCheckpoint(file, &model.Checkpoint{Weights: w}); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []env.Variant{env.AliceNull, env.Alice3, env.AliceStone} {
+		if _, err := New(Options{Variant: v, Weights: file}); err == nil || !strings.Contains(err.Error(), "policy layout") {
+			t.Errorf("%s: New with alice's encoding: %v", v.Name, err)
 		}
+	}
+	if e, err := New(Options{Variant: env.AliceMini, Weights: file}); err != nil {
+		t.Errorf("alice-mini shares alice's encoding: %v", err)
+	} else {
+		e.Close()
 	}
 }

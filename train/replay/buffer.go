@@ -87,12 +87,13 @@ func (b *Buffer) Sample(rng *rand.Rand, n int) ([]*Sample, error) {
 // Batch is a training batch laid out for the network (model.Trainer.Step).
 type Batch struct {
 	N      int
-	Planes []float32 // N × env.InputSize
-	Policy []float32 // N × env.PolicySize
-	Legal  []float32 // N × env.PolicySize: 1 on each legal move's index, else 0
+	Planes []float32 // N × the variant's InputSize
+	Policy []float32 // N × the variant's PolicySize
+	Legal  []float32 // N × the variant's PolicySize: 1 on each legal move's index, else 0
 	WDL    []float32 // N × 3
 
-	variant env.Variant // the rules the legal masks follow
+	variant env.Variant    // the rules the legal masks follow
+	perms   []env.Symmetry // augmentations(variant)
 }
 
 // NewBatch allocates a batch of n positions of variant v.
@@ -100,26 +101,37 @@ func NewBatch(n int, v env.Variant) *Batch {
 	return &Batch{
 		N:       n,
 		variant: v,
-		Planes:  make([]float32, n*env.InputSize),
-		Policy:  make([]float32, n*env.PolicySize),
-		Legal:   make([]float32, n*env.PolicySize),
+		perms:   augmentations(v),
+		Planes:  make([]float32, n*v.InputSize()),
+		Policy:  make([]float32, n*v.PolicySize()),
+		Legal:   make([]float32, n*v.PolicySize()),
 		WDL:     make([]float32, n*env.WDLSize),
 	}
 }
 
-// augmentations are the symmetries a sample is drawn under. The colour
-// flip is not among them: the input planes show a position from the side
-// to move's view, so a position and its colour flip encode identically.
-// The board swap is a symmetry of the rules of every variant (env's
-// TestSymmetriesPreserveLegalPlay), so the image has the sample's value
-// and its moves' indices; that a variant's start is not swap-symmetric
-// (alice-black-b) does not matter, its image is just a position of the
-// same rules that the games may not reach.
-var augmentations = [2]env.Symmetry{env.Identity, env.BoardSwap}
+// augmentations returns the symmetries a sample of variant v is drawn
+// under: the permutations of its boards (2 on two boards, 6 on three).
+// The colour flip is not among them: the input planes show a position
+// from the side to move's view, so a position and its colour flip encode
+// identically. A board permutation is a symmetry of the rules of every
+// variant (env's TestSymmetriesPreserveLegalPlay), so the image has the
+// sample's value and its moves' images (env.Symmetry.PolicyIndex); that a
+// variant's start is not symmetric under it (alice-black-b) does not
+// matter, its image is just a position of the same rules that the games
+// may not reach.
+func augmentations(v env.Variant) []env.Symmetry {
+	var ys []env.Symmetry
+	for _, y := range v.Symmetries() {
+		if y&env.ColourFlip == 0 {
+			ys = append(ys, y)
+		}
+	}
+	return ys
+}
 
-// Fill encodes the samples into the batch, each as it is or under the
-// board swap, at random (policy indices are fixed by the swap, see
-// env.Symmetry.PolicyIndex), with the legal-move mask of the image
+// Fill encodes the samples into the batch, each as it is or under a
+// permutation of the boards, at random (its policy target's indices
+// mapped by env.Symmetry.PolicyIndex), with the legal-move mask of the image
 // position. The value target (Sample.WDL) is blended with weight qWeight
 // with the search's root value q, as win/draw/loss W = max(q, 0),
 // L = max(−q, 0), D = 1 − |q| (a game's result is one noisy outcome, the
@@ -127,14 +139,15 @@ var augmentations = [2]env.Symmetry{env.Identity, env.BoardSwap}
 // or absent. It allocates nothing.
 func (bt *Batch) Fill(samples []*Sample, rng *rand.Rand, qWeight float32) {
 	clear(bt.Policy)
+	in, size, layout := bt.variant.InputSize(), bt.variant.PolicySize(), bt.variant.Policy()
 	for i, s := range samples[:bt.N] {
-		y := augmentations[rng.IntN(len(augmentations))]
+		y := bt.perms[rng.IntN(len(bt.perms))]
 		img := s.Position.Transform(y)
-		img.Encode(bt.Planes[i*env.InputSize : (i+1)*env.InputSize])
-		img.LegalMask(bt.variant, bt.Legal[i*env.PolicySize:(i+1)*env.PolicySize])
-		pol := bt.Policy[i*env.PolicySize : (i+1)*env.PolicySize]
+		img.Encode(bt.Planes[i*in : (i+1)*in])
+		img.LegalMask(bt.variant, bt.Legal[i*size:(i+1)*size])
+		pol := bt.Policy[i*size : (i+1)*size]
 		for _, e := range s.Policy {
-			pol[y.PolicyIndex(int(e.Index))] = e.Prob
+			pol[y.PolicyIndex(layout, int(e.Index))] = e.Prob
 		}
 		w := s.WDL()
 		if qWeight > 0 && !s.NoValue && !s.Proven {

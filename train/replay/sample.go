@@ -126,15 +126,21 @@ func decodeSample(b []byte) (Sample, int, error) {
 	if !(s.RootValue >= -1 && s.RootValue <= 1) {
 		return s, 0, fmt.Errorf("root value %v out of range", s.RootValue)
 	}
+	// A snapshot written before variants were recorded is alice's.
+	v, ok := pos.Variant()
+	if !ok {
+		v = env.Alice
+	}
+	size := v.PolicySize()
 	n := int(binary.LittleEndian.Uint16(b[6:]))
 	b = b[8:]
-	if n > env.PolicySize || len(b) < 6*n {
+	if n > size || len(b) < 6*n {
 		return s, 0, errShortRecord
 	}
 	s.Policy = make([]PolicyEntry, n)
 	for i := range s.Policy {
 		e := PolicyEntry{Index: binary.LittleEndian.Uint16(b), Prob: math.Float32frombits(binary.LittleEndian.Uint32(b[2:]))}
-		if int(e.Index) >= env.PolicySize || !(e.Prob >= 0 && e.Prob <= 1) {
+		if int(e.Index) >= size || !(e.Prob >= 0 && e.Prob <= 1) {
 			return s, 0, fmt.Errorf("policy entry %d (index %d, p %v) out of range", i, e.Index, e.Prob)
 		}
 		s.Policy[i] = e
