@@ -4,17 +4,20 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/board16"
 	"github.com/alicezero/alicezero/internal/xboard"
 )
 
 func runXboard(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("xboard", "", stderr)
 	ef := addEngineFlags(fs, "visits per move when the GUI sets no time control")
+	variant := fs.String("variant", env.Alice.Name, "rule set to start with ("+strings.Join(xboard.Offered(), ", ")+"), the one --weights was trained for; XBoard's variant command changes it")
 	royal := fs.Bool("royal-king", false, "show the kings as XBoard kings: castling is drawn right, but XBoard then draws every sideways king step as a castling")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: alicezero xboard [flags]\n\nSpeaks the XBoard/WinBoard protocol (CECP v2) on standard input and output,\nAlice Chess as the engine-defined variant %q on a 16x8 board (files a-h:\nboard A, i-p: board B). Run XBoard with -testLegality false.\n\nFlags:\n", xboard.Variant)
+		fmt.Fprintf(stderr, "Usage: alicezero xboard [flags]\n\nSpeaks the XBoard/WinBoard protocol (CECP v2) on standard input and output,\nAlice Chess as engine-defined variants (%s) with both\nboards side by side: a 16x8 board (files a-h: board A, i-p: board B), or 8x8\nfor alice-mini (a-d: A, e-h: B). alice-3 does not fit XBoard's board. Run\nXBoard with -testLegality false.\n\nFlags:\n", strings.Join(xboard.Offered(), ", "))
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -23,7 +26,14 @@ func runXboard(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if err := noArgs(fs); err != nil {
 		return err
 	}
-	e, err := ef.newEngine(env.Alice)
+	v, err := playableVariant(*variant)
+	if err != nil {
+		return err
+	}
+	if _, err := board16.LayoutOf(v); err != nil {
+		return fmt.Errorf("--variant: %w", err)
+	}
+	e, err := ef.newEngine(v)
 	if err != nil {
 		return err
 	}

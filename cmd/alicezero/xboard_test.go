@@ -47,7 +47,7 @@ func TestXboardSession(t *testing.T) {
 	s.send("xboard", "protover 2")
 	_, lines := s.expectPrefix("feature done=1")
 	all := strings.Join(lines, "\n")
-	for _, want := range []string{`myname="AliceZero"`, `variants="alice"`, "setboard=1", "usermove=1", "ping=1", "sigint=0", "sigterm=0", "colors=0", "reuse=1", "analyze=0", "san=0"} {
+	for _, want := range []string{`myname="AliceZero"`, `variants="` + strings.Join(xboard.Offered(), ",") + `"`, "setboard=1", "usermove=1", "ping=1", "sigint=0", "sigterm=0", "colors=0", "reuse=1", "analyze=0", "san=0"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("features lack %s:\n%s", want, all)
 		}
@@ -194,5 +194,29 @@ func TestXboardRoyalKing(t *testing.T) {
 	s.send("quit")
 	if code := s.exit(); code != 0 {
 		t.Fatalf("exit %d", code)
+	}
+}
+
+// The real engine changes variant on XBoard's variant command and starts
+// in the one --variant names; alice-3 is refused at the start.
+func TestXboardVariants(t *testing.T) {
+	s := startSession(t, "xboard", "--variant", "alice-mini", "--weights", "none")
+	s.send("xboard", "protover 2", "new", "variant alice-mini")
+	if l, _ := s.expectPrefix("setup "); l != "setup "+xboard.Pieces+" 8x8+0_fairy rqkr4/nbbn4/pppp4/8/8/PPPP4/NBBN4/RQKR4 w - - 0 1" {
+		t.Fatalf("setup line %q", l)
+	}
+	s.send("variant alice-black-b")
+	if l, _ := s.expectPrefix("setup "); l != "setup "+xboard.Pieces+" 16x8+0_fairy 8rnbqkbnr/8pppppppp/16/16/16/16/PPPPPPPP8/RNBQKBNR8 w KQkq - 0 1" {
+		t.Fatalf("setup line %q", l)
+	}
+	s.send("usermove e2m4")
+	p := testPosition(t, env.AliceBlackB, env.StartFENBlackB, "e2e4")
+	xbEngineMove(t, s, p)
+	s.send("quit")
+	if code := s.exit(); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if _, stderr, code := runCLI(t, "", "xboard", "--variant", "alice-3"); code == 0 || !strings.Contains(stderr, "alice-3") {
+		t.Errorf("--variant alice-3: exit %d, %s", code, stderr)
 	}
 }

@@ -34,11 +34,11 @@ func TestRoundTrips(t *testing.T) {
 	} {
 		p := position(t, fen)
 		f16 := FEN(p)
-		back, err := ParseFEN(f16)
+		back, err := ParseFEN(f16, env.Alice)
 		if err != nil || back != fen {
 			t.Fatalf("FEN %s → %s → %s (%v)", fen, f16, back, err)
 		}
-		if same, err := ParseFEN(fen); err != nil || same != fen {
+		if same, err := ParseFEN(fen, env.Alice); err != nil || same != fen {
 			t.Fatalf("the project's FEN %s read as %s (%v)", fen, same, err)
 		}
 		var ml env.MoveList
@@ -67,12 +67,12 @@ func TestParseFENRejects(t *testing.T) {
 	for _, bad := range []string{"", "x", "16/16", "rnbqkbnr8/pppppppp8/16/16/16/16/PPPPPPPP8/RNBQKBNR9 w - - 0 1",
 		"P7P7/16/16/16/16/16/16/16 w - - 0 1", "rnbqkbnr99/8/8/8/8/8/8/8 w - - 0 1", "zz/16/16/16/16/16/16/16 w - - 0 1",
 		"ppppppppppppppppp/16/16/16/16/16/16/16 w - - 0 1"} {
-		if f, err := ParseFEN(bad); err == nil {
+		if f, err := ParseFEN(bad, env.Alice); err == nil {
 			t.Errorf("ParseFEN(%q) = %q", bad, f)
 		}
 	}
 	// Shredder castling letters and a board-B en-passant file are mapped.
-	got, err := ParseFEN("r3k2r8/16/16/16/16/16/16/R3K2R8 w HAha m3 0 1")
+	got, err := ParseFEN("r3k2r8/16/16/16/16/16/16/R3K2R8 w HAha m3 0 1", env.Alice)
 	if err != nil || got != "r3k2r/8/8/8/8/8/8/R3K2R w KQkq e3 0 1" {
 		t.Errorf("ParseFEN with Shredder castling = %q, %v", got, err)
 	}

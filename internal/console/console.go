@@ -92,7 +92,7 @@ const playHelp = `Commands:
 func (p *session) run(ctx context.Context, stdin io.Reader) error {
 	input := lines.Read(stdin, lines.DefaultMax)
 	defer input.Close()
-	p.printf("AliceZero: Alice Chess, two boards, every moved piece passes to the other board.\n")
+	p.printf("AliceZero: Alice Chess, %s.\n", variantLine(p.e.Position().Variant()))
 	p.printf("Engine: %s.\n", p.e.Network())
 	p.printf("You play %s. Type a move (e4, Nf3, e2e4) or help.\n\n", colourName(p.user))
 	p.printBoard()
@@ -151,6 +151,7 @@ func (p *session) command(ctx context.Context, line string) bool {
 		return true
 	case "help", "?":
 		p.printf("%s", playHelp)
+		p.printf("Variant %s: %s.\n", p.e.Position().Variant().Name, variantLine(p.e.Position().Variant()))
 	case "new":
 		p.e.NewGame()
 		p.announced = false
@@ -354,6 +355,28 @@ func (p *session) announce(pos *env.Position, st env.Status) {
 	p.printf("*** %s ***\nType new for another game, undo to take back, save FILE to keep it, or quit.\n", msg)
 }
 
+// variantLine says what the variant's boards and moves are, with the
+// notation of its own moves.
+func variantLine(v env.Variant) string {
+	switch v {
+	case env.AliceEP:
+		return "two boards, every moved piece passes to the other board, en passant allowed"
+	case env.AliceBlackB:
+		return "two boards, Black's army starts on board B, every moved piece passes to the other board"
+	case env.AliceNull:
+		return "two boards, every moved piece passes to the other board; a piece may also pass to its own square of the other board (a null move: e4e4, or Qd1/B)"
+	case env.AliceOptionalTransfer:
+		return "two boards, every moved piece passes to the other board unless its landing square there is taken: then it stays"
+	case env.AliceStone:
+		return "two boards, Black starts on B; a moved piece passes to the other board or stays (e2e4/a), and a null move (d1d1) may capture"
+	case env.AliceMini:
+		return "two boards of 4 files, every moved piece passes to the other board"
+	case env.Alice3:
+		return "three boards, every moved piece passes to the board you name (e2e4/b or e2e4/c; SAN e4/B)"
+	}
+	return "two boards, every moved piece passes to the other board"
+}
+
 func colourName(c env.Colour) string {
 	if c == env.White {
 		return "White"
@@ -364,22 +387,35 @@ func colourName(c env.Colour) string {
 // unicodePieces are the pieces' symbols by Piece (White's, then Black's).
 const unicodePieces = "♙♘♗♖♕♔♟♞♝♜♛♚"
 
-// printBoard draws both boards side by side, board A left, with the last
-// move's from-square and to-square in brackets.
+// printBoard draws the variant's boards side by side (A, B and in alice-3
+// C, left to right), each man on the board it stands on, with the last
+// move's from-square on the board it left and its to-square on the board it
+// ended on in brackets: one board for a move that stays on its board, the
+// same square on two boards for a null move.
 func (p *session) printBoard() {
 	pos := p.e.Position()
 	var b strings.Builder
-	// The last move: from its square on the board it left, to its square
-	// on the board it landed on.
 	hlFrom, hlTo := env.NoSquare, env.NoSquare
 	var fromB, toB env.Board
+	lastMove := ""
 	if m := pos.LastMove(); m != env.NoMove {
+		before := pos.Clone()
+		before.UnmakeMove()
+		fromB, toB = before.MoveBoards(m)
 		hlFrom, hlTo = m.From(), m.To()
-		_, toB = pos.PieceAt(m.To())
-		fromB = toB.Other()
+		lastMove = "Last move: " + before.UCI(m)
+		switch {
+		case m.IsNull():
+			lastMove += fmt.Sprintf(" (a null move, board %v to board %v).  ", fromB, toB)
+		case fromB == toB:
+			lastMove += fmt.Sprintf(" (stays on board %v).  ", fromB)
+		default:
+			lastMove += fmt.Sprintf(" (board %v to board %v).  ", fromB, toB)
+		}
 	}
 	// The variant's files: a–h, or a–d in alice-mini.
 	n := pos.Variant().Files()
+	boards := pos.Variant().Boards()
 	files := make([]int, n)
 	for f := range n {
 		files[f] = f
@@ -395,22 +431,33 @@ func (p *session) printBoard() {
 	for _, f := range files {
 		fileLine += " " + string(rune('a'+f)) + " "
 	}
-	// Board A has its rank numbers on the left, board B on the right.
-	pad := (3*n - 7) / 2 // "Board A" centred over its files
-	b.WriteString(strings.Repeat(" ", 2+pad) + "Board A" + strings.Repeat(" ", 3*n-7+5) + "Board B\n")
-	b.WriteString("  " + fileLine + "     " + fileLine + "\n")
+	const gap = "     " // between two boards
+	// Each board's name centred over its files; board A has its rank
+	// numbers on the left, the last board on the right.
+	names, fileLines := "  ", "  "
+	for board := range boards {
+		if board > 0 {
+			names += strings.Repeat(" ", 2+board*(3*n+len(gap))-len(names))
+			fileLines += gap
+		}
+		names += strings.Repeat(" ", (3*n-7)/2) + "Board " + env.Board(board).String()
+		fileLines += fileLine
+	}
+	b.WriteString(names + "\n" + fileLines + "\n")
 	pieces := []rune(unicodePieces)
 	for _, r := range ranks {
 		fmt.Fprintf(&b, "%d ", r+1)
-		for board := env.BoardA; board <= env.BoardB; board++ {
+		for board := env.BoardA; int(board) < boards; board++ {
+			if board > env.BoardA {
+				b.WriteString(gap)
+			}
 			for _, f := range files {
 				sq := env.SquareAt(f, r)
-				pc, on := pos.PieceAt(sq)
 				glyph := "·"
 				if p.ascii {
 					glyph = "."
 				}
-				if pc != env.NoPiece && on == board {
+				if pc := pos.PieceOn(sq, board); pc != env.NoPiece {
 					if p.ascii {
 						glyph = string(pc.Letter())
 					} else {
@@ -423,16 +470,10 @@ func (p *session) printBoard() {
 					b.WriteString(" " + glyph + " ")
 				}
 			}
-			if board == env.BoardA {
-				b.WriteString("     ")
-			}
 		}
 		fmt.Fprintf(&b, " %d\n", r+1)
 	}
-	b.WriteString("  " + fileLine + "     " + fileLine + "\n")
-	if m := pos.LastMove(); m != env.NoMove {
-		fmt.Fprintf(&b, "Last move: %s (board %v to board %v).  ", m.UCI(), fromB, toB)
-	}
-	fmt.Fprintf(&b, "%s to move.\n", colourName(pos.SideToMove()))
+	b.WriteString(fileLines + "\n")
+	fmt.Fprintf(&b, "%s%s to move.\n", lastMove, colourName(pos.SideToMove()))
 	p.printf("%s", b.String())
 }

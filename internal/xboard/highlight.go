@@ -28,11 +28,16 @@ func (x *session) highlight(arg string) {
 
 // Highlights returns the marks of a lift of square q in pos, as the FEN-
 // like board of a highlight command, and whether the lift is the second
-// leg of a capture by the piece lifted before from prev (when havePrev).
+// leg of a capture by the man lifted before from prev (when havePrev).
+// A victim square is cyan even where the man may also take there and stay
+// on its board (alice-optional-transfer, alice-stone): dropped there, it
+// waits for a second leg, and XBoard ends the move there, in one leg, when
+// the user clicks that square again.
 func Highlights(pos *env.Position, q, prev board16.Square, havePrev bool) (marks string, second bool) {
-	var grid [8][16]byte
+	var grid [8][board16.MaxFiles]byte
+	rank := map[byte]int{'Y': 1, 'M': 2, 'C': 3}
 	mark := func(s board16.Square, c byte) {
-		if grid[s.Rank][s.File] == 0 || c == 'M' {
+		if rank[c] > rank[grid[s.Rank][s.File]] {
 			grid[s.Rank][s.File] = c
 		}
 	}
@@ -44,16 +49,10 @@ func Highlights(pos *env.Position, q, prev board16.Square, havePrev bool) (marks
 	pos.LegalMoves(&ml)
 	moves := make([]legs, 0, ml.N)
 	for _, m := range ml.Slice() {
-		_, b := pos.PieceAt(m.From())
-		moves = append(moves, legs{
-			from:   board16.At(m.From(), b),
-			victim: board16.At(m.To(), b),
-			land:   board16.At(m.To(), b.Other()),
-			twoLeg: board16.TwoLegs(pos, m),
-			promo:  m.Promotion() != env.NoKind,
-		})
+		from, mid, land := board16.Path(pos, m)
+		moves = append(moves, legs{from: from, victim: mid, land: land, twoLeg: mid != land, promo: m.Promotion() != env.NoKind})
 	}
-	// A lift from the victim's square of a capture by the piece lifted
+	// A lift from the victim's square of a capture by the man lifted
 	// before is the capture's second leg.
 	for _, l := range moves {
 		second = second || havePrev && l.twoLeg && l.from == prev && l.victim == q
@@ -74,5 +73,6 @@ func Highlights(pos *env.Position, q, prev board16.Square, havePrev bool) (marks
 			mark(l.land, 'Y')
 		}
 	}
-	return board16.Grid(&grid), second
+	width := 2 * pos.Variant().Files()
+	return board16.Grid(&grid, width), second
 }

@@ -1,14 +1,29 @@
 // Package xboard speaks the XBoard/WinBoard protocol (CECP version 2) to
-// a GUI for an engine, showing Alice Chess as an engine-defined variant on
-// one board of 16×8 squares (see package board16 for the notation).
+// a GUI for an engine, showing Alice Chess as engine-defined variants on
+// one board with both Alice boards side by side (see package board16 for
+// the notation).
 //
 // XBoard knows no Alice Chess, but it lets an engine define a variant: on
-// "variant alice" the engine answers with a setup command that makes the
-// board 16 files wide, files a–h being board A and i–p board B. XBoard
-// must run with legality testing off (-testLegality false): it does not
-// know the rules, so the engine checks every move, marks the legal
-// destinations of a piece the user picks up (the highlight feature) and
-// announces the results.
+// "variant NAME" the engine answers with a setup command that sizes the
+// board and sets up the men. The variants are the rule book's, by their
+// names (env.Variants): alice, alice-ep, alice-black-b, alice-null,
+// alice-optional-transfer and alice-stone on a board of 16 files (a–h
+// board A, i–p board B), alice-mini on one of 8 (a–d board A, e–h board
+// B). Their special moves are ordinary XBoard moves there: a null move
+// goes from a square of one half to the same square of the other (e4m4),
+// a move that stays on its board stays in its half (e2e4), two men on one
+// square of different boards stand on two XBoard squares. alice-3 is not
+// offered and its variant command is answered "Error (unsupported
+// variant)": three boards of 8 files side by side need 24 files, and
+// XBoard's board has at most 16 files and 16 ranks (board16.LayoutOf).
+// The feature command's variants list names the variants XBoard can show
+// whose network is built (env.Variant.CheckNetwork); a variant command for
+// one the engine cannot play is refused with the engine's reason.
+//
+// XBoard must run with legality testing off (-testLegality false): it
+// does not know the rules, so the engine checks every move, marks the
+// legal destinations of a man the user picks up (the highlight feature)
+// and announces the results.
 //
 //	e, err := engine.New(engine.Options{Weights: "checkpoints/run1"})
 //	...
@@ -58,8 +73,29 @@ type Engine interface {
 	Go(ctx context.Context, lim clock.Limits, progress mcts.Progress) (mcts.Result, error)
 }
 
-// Variant is the engine-defined variant's name in XBoard.
-const Variant = "alice"
+// Shown returns the variants XBoard can show (board16.LayoutOf): every
+// variant but alice-3.
+func Shown() []env.Variant {
+	var vs []env.Variant
+	for _, v := range env.Variants() {
+		if _, err := board16.LayoutOf(v); err == nil {
+			vs = append(vs, v)
+		}
+	}
+	return vs
+}
+
+// Offered returns the names of the variants the feature command lists:
+// those XBoard can show whose network is built (env.Variant.CheckNetwork).
+func Offered() []string {
+	var names []string
+	for _, v := range Shown() {
+		if v.CheckNetwork() == nil {
+			names = append(names, v.Name)
+		}
+	}
+	return names
+}
 
 // The setup command's piece-to-character tables. In Pieces the king's
 // letter K names XBoard's commoner (a non-royal king, drawn as a crown
@@ -238,13 +274,7 @@ func (x *session) handle(ctx context.Context, line string) bool {
 		x.force, x.engineSide, x.invalid = false, env.Black, ""
 		x.haveClock, x.myTime, x.oppTime = false, 0, 0
 	case "variant":
-		if arg != Variant {
-			x.out.printf("Error (unsupported variant): %s", lines.Clip(arg))
-			return false
-		}
-		x.e.NewGame()
-		x.invalid = ""
-		x.out.printf("setup %s 16x8+0_fairy %s", x.pieces, board16.FEN(x.e.Position()))
+		x.variant(arg)
 	case "force":
 		x.force = true
 	case "go":
@@ -317,10 +347,44 @@ func (x *session) handle(ctx context.Context, line string) bool {
 
 func (x *session) features() {
 	o := x.e.Options()
-	x.out.printf(`feature ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=0 colors=0 ics=0 name=0 pause=0 nps=0 memory=1 smp=1 highlight=1 myname="AliceZero" variants="%s"`, Variant)
+	x.out.printf(`feature ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=0 colors=0 ics=0 name=0 pause=0 nps=0 memory=1 smp=1 highlight=1 myname="AliceZero" variants="%s"`, strings.Join(Offered(), ","))
 	x.out.printf(`feature option="Weights -file %s"`, o.Weights)
 	x.out.printf(`feature option="Visits -spin %d 1 %d"`, o.Visits, engine.MaxVisits)
 	x.out.printf("feature done=1")
+}
+
+// variant answers "variant NAME": the engine switches to the rule set
+// (a new game) and XBoard is sent the board and the men. A variant XBoard
+// cannot show, or the engine cannot play, is refused, with a comment
+// saying why.
+func (x *session) variant(name string) {
+	refuse := func(why string) {
+		x.out.printf("Error (unsupported variant): %s", lines.Clip(name))
+		x.out.printf("# %s", oneLine(why))
+	}
+	v, err := env.VariantByName(name)
+	if err != nil {
+		refuse("unknown variant; the known ones are " + strings.Join(env.VariantNames(), ", "))
+		return
+	}
+	l, err := board16.LayoutOf(v)
+	if err != nil {
+		refuse(err.Error())
+		return
+	}
+	if o := x.e.Options(); o.Variant != v {
+		o.Variant = v
+		if err := x.e.SetOptions(o); err != nil {
+			refuse(err.Error())
+			return
+		}
+		if err := x.e.Ready(); err != nil {
+			x.out.printf("tellusererror %s", oneLine(err.Error()))
+		}
+	}
+	x.e.NewGame()
+	x.invalid, x.liftedSet = "", false
+	x.out.printf("setup %s %s %s", x.pieces, l.Geometry(), board16.FEN(x.e.Position()))
 }
 
 // setOption changes the engine's options with f, reporting a bad value.
@@ -572,7 +636,7 @@ func (x *session) hint(ctx context.Context) {
 }
 
 func (x *session) setBoard(fen string) {
-	pfen, err := board16.ParseFEN(fen)
+	pfen, err := board16.ParseFEN(fen, x.e.Position().Variant())
 	if err == nil {
 		err = x.e.SetPosition(pfen, nil)
 	}
