@@ -30,8 +30,9 @@
 // Write moves with Position.UCI or Position.SAN (they need the position to
 // know which board marks a variant wants) and read them with ParseUCI,
 // ParseSAN or ParseMove. The network's encoding (Encode, LegalMask, the
-// policy layout) covers alice, alice-ep, alice-black-b and alice-mini so
-// far; Variant.CheckNetwork says which variants it does not.
+// policy layout) covers every variant, each with the input planes
+// (Variant.Planes) and policy layout (Variant.Policy) its kinds of move
+// need.
 //
 // Move generation, make/unmake and encoding allocate nothing per call.
 package env

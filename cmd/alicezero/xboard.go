@@ -26,7 +26,7 @@ func runXboard(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if err := noArgs(fs); err != nil {
 		return err
 	}
-	v, err := playableVariant(*variant)
+	v, err := lookupVariant(*variant)
 	if err != nil {
 		return err
 	}

@@ -16,9 +16,9 @@
 // offered and its variant command is answered "Error (unsupported
 // variant)": three boards of 8 files side by side need 24 files, and
 // XBoard's board has at most 16 files and 16 ranks (board16.LayoutOf).
-// The feature command's variants list names the variants XBoard can show
-// whose network is built (env.Variant.CheckNetwork); a variant command for
-// one the engine cannot play is refused with the engine's reason.
+// The feature command's variants list names the variants XBoard can show;
+// a variant command for one the engine cannot play (weights trained for
+// another variant) is refused with the engine's reason.
 //
 // XBoard must run with legality testing off (-testLegality false): it
 // does not know the rules, so the engine checks every move, marks the
@@ -86,13 +86,11 @@ func Shown() []env.Variant {
 }
 
 // Offered returns the names of the variants the feature command lists:
-// those XBoard can show whose network is built (env.Variant.CheckNetwork).
+// those XBoard can show.
 func Offered() []string {
 	var names []string
 	for _, v := range Shown() {
-		if v.CheckNetwork() == nil {
-			names = append(names, v.Name)
-		}
+		names = append(names, v.Name)
 	}
 	return names
 }
