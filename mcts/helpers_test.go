@@ -128,15 +128,20 @@ func (c *countingEvaluator) take() []int {
 type hashEvaluator struct{}
 
 func (hashEvaluator) Evaluate(planes []float32, n int, policy, wdl []float32) error {
+	if n == 0 {
+		return nil
+	}
+	// The search passes buffers of exactly n positions of its variant.
+	in, size := len(planes)/n, len(policy)/n
 	for i := range n {
 		var h uint64 = 1469598103934665603
-		for j, x := range planes[i*env.InputSize : (i+1)*env.InputSize] {
+		for j, x := range planes[i*in : (i+1)*in] {
 			if x != 0 {
 				h ^= uint64(j)*0x9e3779b97f4a7c15 + uint64(math.Float32bits(x))
 				h *= 1099511628211
 			}
 		}
-		row := policy[i*env.PolicySize : (i+1)*env.PolicySize]
+		row := policy[i*size : (i+1)*size]
 		x := h
 		for k := range row {
 			x ^= x << 13

@@ -1135,3 +1135,46 @@ func TestChildLinesAreIndependent(t *testing.T) {
 		}
 	}
 }
+
+// TestGamesOfEveryVariant plays a few moves of every variant through the
+// search with tree reuse: each move searched is legal, its visit target
+// has the variant's policy size and sits on legal indices only, and the
+// tree's root follows the game move for move (Advance picks the move with
+// its boards, not another one between the same squares).
+func TestGamesOfEveryVariant(t *testing.T) {
+	for _, v := range env.Variants() {
+		cfg := testConfig(false, 60)
+		cfg.ReuseTree = true
+		s := newSearcher(t, hashEvaluator{}, cfg)
+		game := env.NewPosition(v)
+		tr := newTree(t, s, game.Clone(), 3)
+		legal := make([]float32, v.PolicySize())
+		for ply := 0; ply < 12 && !game.Status().IsOver(); ply++ {
+			res, err := s.Search(context.Background(), tr, clock.Limits{}, Progress{})
+			if err != nil {
+				t.Fatalf("%s ply %d: %v", v.Name, ply, err)
+			}
+			if len(res.Visits) != v.PolicySize() {
+				t.Fatalf("%s: Visits has %d entries, want %d", v.Name, len(res.Visits), v.PolicySize())
+			}
+			game.LegalMask(legal)
+			for i, x := range res.Visits {
+				if x != 0 && legal[i] == 0 {
+					t.Fatalf("%s ply %d: visit target %v on illegal index %d", v.Name, ply, x, i)
+				}
+			}
+			var ml env.MoveList
+			game.LegalMoves(&ml)
+			if !ml.Contains(res.BestMove) {
+				t.Fatalf("%s ply %d: best move %s is not legal in %s", v.Name, ply, res.BestMove, game.FEN())
+			}
+			game.MakeMove(res.BestMove)
+			if err := tr.Advance(res.BestMove); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := tr.Position().FEN(), game.FEN(); got != want {
+				t.Fatalf("%s ply %d: after %s the tree is at %s, the game at %s", v.Name, ply, game.UCI(res.BestMove), got, want)
+			}
+		}
+	}
+}
