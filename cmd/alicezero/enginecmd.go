@@ -30,6 +30,22 @@ func addEngineFlags(fs *flag.FlagSet, visitsHelp string) *engineFlags {
 
 // newEngine makes the engine the flags describe, for variant v: a missing
 // or damaged network is an error here, before any conversation starts.
+// variant returns the rule set to play: --variant's (name) where it was
+// given, else the one --weights were trained for where their checkpoint
+// says, else name (the flag's default).
+func (f *engineFlags) variant(fs *flag.FlagSet, name string) (env.Variant, error) {
+	if !flagSet(fs, "variant") {
+		trained, err := engine.TrainedVariant(*f.weights)
+		if err != nil {
+			return env.Variant{}, fmt.Errorf("--weights %s: %w", *f.weights, err)
+		}
+		if trained != "" {
+			name = trained
+		}
+	}
+	return lookupVariant(name)
+}
+
 func (f *engineFlags) newEngine(v env.Variant) (*engine.Engine, error) {
 	e, err := engine.New(engine.Options{Weights: *f.weights, Threads: *f.threads, Visits: *f.visits, HashMB: *f.hash, Variant: v})
 	if err != nil {

@@ -17,7 +17,7 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	movetime := fs.Duration("movetime", 0, "the engine's time per move, e.g. 2s (default: a visit budget)")
 	colour := fs.String("colour", "white", "your side: white or black")
 	fs.StringVar(colour, "color", "white", "same as --colour")
-	variant := fs.String("variant", env.Alice.Name, "rule set: "+variantNames)
+	variant := fs.String("variant", env.Alice.Name, "rule set: "+variantNames+" (default: the one --weights were trained for, else alice)")
 	fen := fs.String("fen", "", "start from this position (FEN, '|' before board-B pieces)")
 	ascii := fs.Bool("ascii", false, "draw pieces as letters (PNBRQK, lower case for Black), not Unicode symbols")
 	fs.Usage = func() {
@@ -39,7 +39,7 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	default:
 		return fmt.Errorf("--colour: want white or black, got %q", *colour)
 	}
-	v, err := lookupVariant(*variant)
+	v, err := ef.variant(fs, *variant)
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,7 @@ import (
 func runUCI(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("uci", "", stderr)
 	ef := addEngineFlags(fs, "visits per move when go sets no limit")
-	variant := fs.String("variant", env.Alice.Name, "rule set to start with ("+variantNames+"), the one --weights was trained for; UCI_Variant changes it")
+	variant := fs.String("variant", env.Alice.Name, "rule set to start with ("+variantNames+"; default: the one --weights were trained for, else alice); UCI_Variant changes it")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: alicezero uci [flags]\n\nSpeaks UCI on standard input and output (UCI_Variant %s;\nFEN with '|' before board-B pieces, moves in UCI notation).\n\nFlags:\n", variantNames)
 		fs.PrintDefaults()
@@ -23,7 +23,7 @@ func runUCI(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err := noArgs(fs); err != nil {
 		return err
 	}
-	v, err := lookupVariant(*variant)
+	v, err := ef.variant(fs, *variant)
 	if err != nil {
 		return err
 	}

@@ -78,9 +78,8 @@ func TestMiniThroughTheProduct(t *testing.T) {
 		if code := s.exit(); code != 0 {
 			t.Fatalf("exit %d", code)
 		}
-		// Started with the mini network: --variant says which rule set
-		// it plays from the first line on; without it, alice's start
-		// refuses the network at once.
+		// Started with the mini network and --variant, it plays that
+		// rule set from the first line on.
 		s = startSession(t, "uci", "--weights", run, "--variant", "alice-mini")
 		uciHandshake(s)
 		s.send("position startpos", "go nodes 10")
@@ -90,8 +89,19 @@ func TestMiniThroughTheProduct(t *testing.T) {
 		if code := s.exit(); code != 0 {
 			t.Fatalf("exit %d", code)
 		}
-		if _, errOut, code := runCLI(t, "quit\n", "uci", "--weights", run); code != 1 || !strings.Contains(errOut, "trained for alice-mini, not alice") {
-			t.Errorf("uci --weights MINI: exit %d, %q", code, errOut)
+		// Without --variant the weights' own variant is played; with
+		// another one they are refused.
+		s = startSession(t, "uci", "--weights", run)
+		uciHandshake(s)
+		s.send("position startpos", "go nodes 10")
+		best, _ = s.expectPrefix("bestmove")
+		checkBestmove(t, testPosition(t, env.AliceMini, env.StartFENMini), best)
+		s.send("quit")
+		if code := s.exit(); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+		if _, errOut, code := runCLI(t, "quit\n", "uci", "--weights", run, "--variant", "alice"); code != 1 || !strings.Contains(errOut, "trained for alice-mini, not alice") {
+			t.Errorf("uci --weights MINI --variant alice: exit %d, %q", code, errOut)
 		}
 	})
 
@@ -100,7 +110,10 @@ func TestMiniThroughTheProduct(t *testing.T) {
 		if !strings.Contains(out, "You play 1. b4/B") || !strings.Contains(out, " a  b  c  d       a  b  c  d ") || strings.Contains(out, " e ") {
 			t.Errorf("play on 4 files:\n%s", out)
 		}
-		if _, errOut, code := runCLI(t, "q\n", "play", "--weights", run); code == 0 || !strings.Contains(errOut, "trained for alice-mini, not alice") {
+		if out := playScript(t, "quit\n", "--weights", run, "--ascii"); !strings.Contains(out, " a  b  c  d       a  b  c  d ") {
+			t.Errorf("play --weights MINI does not play alice-mini:\n%s", out)
+		}
+		if _, errOut, code := runCLI(t, "q\n", "play", "--weights", run, "--variant", "alice"); code == 0 || !strings.Contains(errOut, "trained for alice-mini, not alice") {
 			t.Errorf("the mini network playing alice: exit %d, %q", code, errOut)
 		}
 	})

@@ -14,7 +14,7 @@ import (
 func runXboard(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("xboard", "", stderr)
 	ef := addEngineFlags(fs, "visits per move when the GUI sets no time control")
-	variant := fs.String("variant", env.Alice.Name, "rule set to start with ("+strings.Join(xboard.Offered(), ", ")+"), the one --weights was trained for; XBoard's variant command changes it")
+	variant := fs.String("variant", env.Alice.Name, "rule set to start with ("+strings.Join(xboard.Offered(), ", ")+"; default: the one --weights were trained for, else alice); XBoard's variant command changes it")
 	royal := fs.Bool("royal-king", false, "show the kings as XBoard kings: castling is drawn right, but XBoard then draws every sideways king step as a castling")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: alicezero xboard [flags]\n\nSpeaks the XBoard/WinBoard protocol (CECP v2) on standard input and output,\nAlice Chess as engine-defined variants (%s) with both\nboards side by side: a 16x8 board (files a-h: board A, i-p: board B), or 8x8\nfor alice-mini (a-d: A, e-h: B). alice-3 does not fit XBoard's board. Run\nXBoard with -testLegality false.\n\nFlags:\n", strings.Join(xboard.Offered(), ", "))
@@ -26,7 +26,7 @@ func runXboard(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if err := noArgs(fs); err != nil {
 		return err
 	}
-	v, err := lookupVariant(*variant)
+	v, err := ef.variant(fs, *variant)
 	if err != nil {
 		return err
 	}

@@ -82,6 +82,25 @@ func (n *Network) fits(v env.Variant) error {
 	return nil
 }
 
+// TrainedVariant returns the variant the weights named as LoadNetwork
+// reads them were trained for, as their checkpoint records it: "" for the
+// default network, the plain search and a file that does not say.
+func TrainedVariant(weights string) (string, error) {
+	switch strings.TrimSpace(weights) {
+	case "", "<empty>", NoWeights:
+		return "", nil
+	}
+	file, err := runs.Resolve(weights)
+	if err != nil {
+		return "", fmt.Errorf("weights: %w", err)
+	}
+	c, err := model.LoadCheckpoint(file)
+	if err != nil {
+		return "", fmt.Errorf("weights: %w", err)
+	}
+	return c.Meta["variant"], nil
+}
+
 // defaultNetwork is the one place where "no weights named" is decided, for
 // every command and protocol: the built-in network (package builtin) for
 // the rule set it was trained for, else the plain search. NoWeights always
