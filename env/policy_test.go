@@ -199,20 +199,12 @@ func TestPolicyIndicesAsDocumented(t *testing.T) {
 		{"4k3/8/8/8/8/8/1p6/N3K3 b - - 0 1", "b2b1q", 0*64 + 49, "queen-like N 1"},
 	}
 	for _, c := range cases {
-		p, err := ParseFEN(c.fen, Alice)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := p.ParseUCI(c.uci)
-		if err != nil {
-			t.Fatalf("%s in %s: %v", c.uci, c.fen, err)
-		}
-		i := p.PolicyIndex(m)
+		i := policyIndexOf(t, Alice, c.fen, c.uci)
 		if i != c.index {
 			t.Errorf("%s in %s: index %d (plane %d, square %d), want %d", c.uci, c.fen, i, i/64, i%64, c.index)
 			continue
 		}
-		if got := p.Variant().Policy().MoveType(i / 64).String(); got != c.plane {
+		if got := Alice.Policy().MoveType(i / 64).String(); got != c.plane {
 			t.Errorf("%s: plane %d is %q, want %q", c.uci, i/64, got, c.plane)
 		}
 	}
@@ -239,18 +231,25 @@ func TestPolicyIndicesOfVariantsAsDocumented(t *testing.T) {
 		{Alice3, StartFEN, "e2e4/c", (73+1)*64 + 12},                                                  // A to C: the board after
 	}
 	for _, c := range cases {
-		p, err := ParseFEN(c.fen, c.v)
-		if err != nil {
-			t.Fatalf("%s: %v", c.v.Name, err)
-		}
-		m, err := p.ParseUCI(c.uci)
-		if err != nil {
-			t.Fatalf("%s: %s in %s: %v", c.v.Name, c.uci, c.fen, err)
-		}
-		if i := p.PolicyIndex(m); i != c.index {
+		if i := policyIndexOf(t, c.v, c.fen, c.uci); i != c.index {
 			t.Errorf("%s: %s in %s: index %d (plane %d, square %d), want %d", c.v.Name, c.uci, c.fen, i, i/64, i%64, c.index)
 		}
 	}
+}
+
+// policyIndexOf returns the policy index of the move uci in the position
+// fen of variant v.
+func policyIndexOf(t *testing.T, v Variant, fen, uci string) int {
+	t.Helper()
+	p, err := ParseFEN(fen, v)
+	if err != nil {
+		t.Fatalf("%s: %v", v.Name, err)
+	}
+	m, err := p.ParseUCI(uci)
+	if err != nil {
+		t.Fatalf("%s: %s in %s: %v", v.Name, uci, fen, err)
+	}
+	return p.PolicyIndex(m)
 }
 
 func TestLegalMaskAllocatesNothing(t *testing.T) {

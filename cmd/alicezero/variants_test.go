@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,21 +32,7 @@ func TestMiniThroughTheProduct(t *testing.T) {
 	}
 
 	t.Run("arena", func(t *testing.T) {
-		pgn := filepath.Join(t.TempDir(), "games.pgn")
-		out, errOut, code := runCLI(t, "", "arena", "--variant", "alice-mini", "--games", "2", "--plies", "60", "--progress=false",
-			"--pgn", pgn, "ckpt:"+run+",visits=8", "ab:depth=2")
-		if code != 0 {
-			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
-		}
-		f, err := os.Open(pgn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		games, err := env.ReadPGN(f, env.Alice)
-		if err != nil || len(games) != 2 || games[0].Variant != env.AliceMini {
-			t.Fatalf("PGN: %d games, %v", len(games), err)
-		}
+		arenaGames(t, env.AliceMini, run, "ab:depth=2", 60)
 		if _, errOut, code := runCLI(t, "", "arena", "--games", "2", "--progress=false", "ckpt:"+run, "random"); code == 0 || !strings.Contains(errOut, "trained for alice-mini, not alice") {
 			t.Errorf("the mini network in an alice match: exit %d, %q", code, errOut)
 		}
@@ -78,27 +65,20 @@ func TestMiniThroughTheProduct(t *testing.T) {
 		if code := s.exit(); code != 0 {
 			t.Fatalf("exit %d", code)
 		}
-		// Started with the mini network and --variant, it plays that
-		// rule set from the first line on.
-		s = startSession(t, "uci", "--weights", run, "--variant", "alice-mini")
-		uciHandshake(s)
-		s.send("position startpos", "go nodes 10")
-		best, _ = s.expectPrefix("bestmove")
-		checkBestmove(t, testPosition(t, env.AliceMini, env.StartFENMini), best)
-		s.send("quit")
-		if code := s.exit(); code != 0 {
-			t.Fatalf("exit %d", code)
-		}
-		// Without --variant the weights' own variant is played; with
-		// another one they are refused.
-		s = startSession(t, "uci", "--weights", run)
-		uciHandshake(s)
-		s.send("position startpos", "go nodes 10")
-		best, _ = s.expectPrefix("bestmove")
-		checkBestmove(t, testPosition(t, env.AliceMini, env.StartFENMini), best)
-		s.send("quit")
-		if code := s.exit(); code != 0 {
-			t.Fatalf("exit %d", code)
+		// Started with the mini network, with --variant alice-mini or
+		// without --variant (the weights' own variant), it plays that
+		// rule set from the first line on; with another one the weights
+		// are refused.
+		for _, args := range [][]string{{"--variant", "alice-mini"}, nil} {
+			s = startSession(t, append([]string{"uci", "--weights", run}, args...)...)
+			uciHandshake(s)
+			s.send("position startpos", "go nodes 10")
+			best, _ = s.expectPrefix("bestmove")
+			checkBestmove(t, testPosition(t, env.AliceMini, env.StartFENMini), best)
+			s.send("quit")
+			if code := s.exit(); code != 0 {
+				t.Fatalf("%v: exit %d", args, code)
+			}
 		}
 		if _, errOut, code := runCLI(t, "quit\n", "uci", "--weights", run, "--variant", "alice"); code != 1 || !strings.Contains(errOut, "trained for alice-mini, not alice") {
 			t.Errorf("uci --weights MINI --variant alice: exit %d, %q", code, errOut)
@@ -185,21 +165,7 @@ func TestNewVariantsThroughTheProduct(t *testing.T) {
 				t.Fatalf("train: exit %d\n%s\n%s", code, out, errOut)
 			}
 			run := filepath.Join(dir, "r")
-			pgn := filepath.Join(t.TempDir(), "games.pgn")
-			out, errOut, code = runCLI(t, "", "arena", "--variant", c.v.Name, "--games", "2", "--plies", "40", "--progress=false",
-				"--pgn", pgn, "ckpt:"+run+",visits=8", "ab:depth=1")
-			if code != 0 || !strings.Contains(out, "2 of 2 games played") {
-				t.Fatalf("arena: exit %d\n%s\n%s", code, out, errOut)
-			}
-			f, err := os.Open(pgn)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			games, err := env.ReadPGN(f, env.Alice)
-			if err != nil || len(games) != 2 || games[0].Variant != c.v {
-				t.Fatalf("PGN: %d games, %v", len(games), err)
-			}
+			arenaGames(t, c.v, run, "ab:depth=1", 40)
 			s := startSession(t, "uci", "--variant", c.v.Name, "--weights", run)
 			uciHandshake(s)
 			s.send("position startpos moves "+c.moves, "go nodes 20")
@@ -210,5 +176,27 @@ func TestNewVariantsThroughTheProduct(t *testing.T) {
 				t.Fatalf("uci: exit %d", code)
 			}
 		})
+	}
+}
+
+// arenaGames plays two games of variant v between the network of run (8
+// visits) and opponent, at most plies plies each, and checks that the
+// match's PGN holds both, tagged with the variant.
+func arenaGames(t *testing.T, v env.Variant, run, opponent string, plies int) {
+	t.Helper()
+	pgn := filepath.Join(t.TempDir(), "games.pgn")
+	out, errOut, code := runCLI(t, "", "arena", "--variant", v.Name, "--games", "2", "--plies", fmt.Sprint(plies), "--progress=false",
+		"--pgn", pgn, "ckpt:"+run+",visits=8", opponent)
+	if code != 0 || !strings.Contains(out, "2 of 2 games played") {
+		t.Fatalf("arena: exit %d\n%s\n%s", code, out, errOut)
+	}
+	f, err := os.Open(pgn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	games, err := env.ReadPGN(f, env.Alice)
+	if err != nil || len(games) != 2 || games[0].Variant != v {
+		t.Fatalf("PGN: %d games, %v", len(games), err)
 	}
 }

@@ -265,14 +265,7 @@ func TestGoDrawnByRuleStillMoves(t *testing.T) {
 
 func TestWeights(t *testing.T) {
 	dir := t.TempDir()
-	cfg, err := model.Preset("tiny")
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := model.NewWeights(cfg, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := tinyWeights(t, env.Alice)
 	path := filepath.Join(dir, "net.ckpt")
 	if err := model.SaveCheckpoint(path, &model.Checkpoint{Weights: w, Preset: "tiny", Meta: map[string]string{"variant": "alice"}}); err != nil {
 		t.Fatal(err)

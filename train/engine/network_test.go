@@ -17,13 +17,10 @@ import (
 
 // saveTiny writes an untrained tiny network for variant as the iteration
 // 3 checkpoint of a run folder and returns the folder.
-func saveTiny(t *testing.T, variant string) string {
+// tinyWeights returns an untrained tiny network of variant v's encoding.
+func tinyWeights(t *testing.T, v env.Variant) *model.Weights {
 	t.Helper()
 	cfg, err := model.Preset("tiny")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := env.VariantByName(variant)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,6 +28,16 @@ func saveTiny(t *testing.T, variant string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return w
+}
+
+func saveTiny(t *testing.T, variant string) string {
+	t.Helper()
+	v, err := env.VariantByName(variant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := tinyWeights(t, v)
 	run := filepath.Join(t.TempDir(), "run")
 	if err := os.MkdirAll(filepath.Join(run, runs.CheckpointDir), 0o755); err != nil {
 		t.Fatal(err)

@@ -61,16 +61,8 @@ func TestVariantGames(t *testing.T) {
 		checkLegal(t, e, res.BestMove)
 	}
 	// Weights without a variant in their metadata, of alice's encoding.
-	cfg, err := model.Preset("tiny")
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := model.NewWeights(cfg, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
 	file := filepath.Join(t.TempDir(), "anon.azck")
-	if err := model.SaveCheckpoint(file, &model.Checkpoint{Weights: w}); err != nil {
+	if err := model.SaveCheckpoint(file, &model.Checkpoint{Weights: tinyWeights(t, env.Alice)}); err != nil {
 		t.Fatal(err)
 	}
 	for _, v := range []env.Variant{env.AliceNull, env.Alice3, env.AliceStone} {
