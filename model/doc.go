@@ -1,15 +1,19 @@
 // Package model is AliceZero's neural network: a residual convolutional
-// net that maps an encoded Alice Chess position (env.NumPlanes planes of
-// 8×8, see env/planes.go) to policy logits over env.PolicySize moves and
-// win/draw/loss probabilities for the side to move.
+// net that maps an encoded Alice Chess position (its variant's input
+// planes of 8×8, see env/planes.go) to policy logits over the variant's
+// policy layout (env/policy.go) and win/draw/loss probabilities for the
+// side to move. A network is built for one encoding, which its Config
+// records (Config.ForVariant; InputPlanes and PolicyLayout, zero for the
+// encoding of alice, alice-ep, alice-black-b and alice-mini), and plays
+// only variants of that encoding (Config.Fits).
 //
 // # Architecture
 //
 // A 3×3 convolution stem, Config.Blocks residual blocks of Config.Channels
 // channels (conv-ReLU-conv, skip, ReLU), a convolutional policy head (3×3
-// conv to Config.PolicyChannels, ReLU, 1×1 conv with bias to the
-// env.PolicyPlanes move-type planes, whose flattening, plane·64 + square,
-// is env's policy index) and a value head (1×1 conv to
+// conv to Config.PolicyChannels, ReLU, 1×1 conv with bias to the policy
+// layout's move-type planes, whose flattening, plane·64 + square, is env's
+// policy index) and a value head (1×1 conv to
 // Config.ValueChannels, ReLU, the average of each filter over the board,
 // fully connected, ReLU, fully connected to 3 logits, softmax). There is no batch
 // normalisation, so a net is entirely described by its parameters (see
