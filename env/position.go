@@ -205,10 +205,10 @@ func (p *Position) MoveBoards(m Move) (from, to Board) {
 	return x, x.Other()
 }
 
-// captured returns the man m takes, or NoPiece: the man on its to-square
+// Captured returns the man m takes, or NoPiece: the man on its to-square
 // on the from-board, the en-passant victim, or for a null move (alice-stone)
-// the man on the landing square.
-func (p *Position) captured(m Move) Piece {
+// the man on the landing square. m must be a move of p's side to move.
+func (p *Position) Captured(m Move) Piece {
 	x, t := p.MoveBoards(m)
 	switch {
 	case m.IsCastling():

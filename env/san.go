@@ -99,7 +99,7 @@ func (p *Position) appendSAN(b []byte, m Move, withBoard bool) []byte {
 func (p *Position) sanPartsOf(m Move) sanParts {
 	x, t := p.MoveBoards(m)
 	sp := sanParts{kind: p.PieceOn(m.From(), x).Kind(), fromBoard: int(x), fromFile: m.From().File(), fromRank: m.From().Rank(),
-		to: m.To(), capture: p.captured(m) != NoPiece, promo: m.Promotion(), board: int(t)}
+		to: m.To(), capture: p.Captured(m) != NoPiece, promo: m.Promotion(), board: int(t)}
 	if m.IsCastling() {
 		sp.castle = 2
 		if m.To().File() == 6 {
@@ -263,7 +263,7 @@ func (sp *sanParts) matches(p *Position, m Move) bool {
 		// A pawn move that names no file is a push: "d5" never means exd5.
 		return false
 	}
-	if sp.capture && p.captured(m) == NoPiece {
+	if sp.capture && p.Captured(m) == NoPiece {
 		return false
 	}
 	return true

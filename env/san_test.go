@@ -126,7 +126,7 @@ func fullSquareSAN(p *Position, m Move) string {
 		return ""
 	}
 	s := string(pieceLetters[pc.Kind()]) + m.From().String()
-	if p.captured(m) != NoPiece {
+	if p.Captured(m) != NoPiece {
 		s += "x"
 	}
 	return s + m.To().String()

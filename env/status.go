@@ -85,7 +85,13 @@ func (p *Position) StatusWithCap(plyCap int) Status {
 	return st
 }
 
-func (p *Position) statusWith(legal int) Status {
+func (p *Position) statusWith(legal int) Status { return p.StatusGiven(legal, p.Repetitions()) }
+
+// StatusGiven is Status for a caller that has already generated the legal
+// moves and counted the repetitions (Repetitions): legal and reps are
+// their numbers. The search needs both anyway and calls it at every new
+// leaf, so that the rules of a finished game live in one place.
+func (p *Position) StatusGiven(legal, reps int) Status {
 	if legal == 0 {
 		if p.InCheck() {
 			return Checkmate
@@ -95,7 +101,7 @@ func (p *Position) statusWith(legal int) Status {
 	if p.menCount(White)+p.menCount(Black) == 2 {
 		return DeadPosition
 	}
-	if p.Repetitions() >= 2 {
+	if reps >= 2 {
 		return Threefold
 	}
 	if p.halfmove >= 100 {

@@ -253,23 +253,9 @@ func (t *Tree) alloc(n int) int32 {
 // statusOf is env's Status for a position whose legal moves (nLegal) and
 // repetition count are already known.
 func statusOf(p *env.Position, nLegal, reps, plyCap int) env.Status {
-	if nLegal == 0 {
-		if p.InCheck() {
-			return env.Checkmate
-		}
-		return env.Stalemate
-	}
-	if p.Occupied(env.BoardA)|p.Occupied(env.BoardB) == p.Pieces(env.White, env.King)|p.Pieces(env.Black, env.King) {
-		return env.DeadPosition
-	}
-	if reps >= 2 {
-		return env.Threefold
-	}
-	if p.HalfmoveClock() >= 100 {
-		return env.FiftyMove
-	}
-	if plyCap > 0 && p.Ply() >= plyCap {
+	st := p.StatusGiven(nLegal, reps)
+	if st == env.Ongoing && plyCap > 0 && p.Ply() >= plyCap {
 		return env.Adjudicated
 	}
-	return env.Ongoing
+	return st
 }

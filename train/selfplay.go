@@ -147,7 +147,7 @@ func selfPlay(ctx context.Context, cfg *Config, variant env.Variant, s *mcts.Sea
 			if !over {
 				g.Moves = append(g.Moves, res.BestMove)
 				if err := sl.tree.Advance(res.BestMove); err != nil {
-					return nil, fmt.Errorf("self-play: playing %s: %w", res.BestMove, err)
+					return nil, fmt.Errorf("self-play: playing %s in %s: %w", res.BestMove, root.FEN(), err)
 				}
 				if st := sl.tree.Status(); st.IsOver() {
 					g.Status = st

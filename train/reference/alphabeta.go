@@ -326,8 +326,12 @@ func terminal(pos *env.Position, nLegal, ply int) (score int32, over bool) {
 // promotions; quiet moves get 0.
 func (s *searcher) orderKey(m env.Move) int32 {
 	var k int32
-	if victim, _ := s.pos.PieceAt(m.To()); victim != env.NoPiece {
-		attacker, _ := s.pos.PieceAt(m.From())
+	if victim := s.pos.Captured(m); victim != env.NoPiece {
+		// The attacker on the board it moves from: in the variants where
+		// a square may hold men on several boards, PieceAt may name
+		// another.
+		x, _ := s.pos.MoveBoards(m)
+		attacker := s.pos.PieceOn(m.From(), x)
 		k = 16*pieceValue[victim.Kind()] - pieceValue[attacker.Kind()]/100 + 1
 	}
 	if p := m.Promotion(); p != env.NoKind {
