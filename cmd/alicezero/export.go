@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/model"
@@ -19,7 +20,7 @@ func runExport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.
 	fs := newFlagSet("export", "", stderr)
 	ckpt := fs.String("checkpoint", "", "checkpoint `file`, or a run folder (or its checkpoints/ folder) to export its newest checkpoint (default: the built-in network)")
 	out := fs.String("out", "", "output `folder` for model.onnx and model.json (created if missing)")
-	variant := fs.String("variant", "", "rule set the net plays ("+variantNames+"); default: the checkpoint's, else alice")
+	variant := fs.String("variant", "", "rule set the net plays ("+variantNames+"); default: the checkpoint's, else alice, else the one variant with the network's encoding")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -30,8 +31,7 @@ func runExport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.
 		return usageError(fs, "missing --out, the folder to write model.onnx and model.json to")
 	}
 	if *variant != "" {
-		// A rule set the network cannot play fails before the checkpoint
-		// is looked for.
+		// An unknown rule set fails before the checkpoint is looked for.
 		if _, err := lookupVariant(*variant); err != nil {
 			return err
 		}
@@ -40,7 +40,7 @@ func runExport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.
 	if err != nil {
 		return err
 	}
-	v, err := exportVariant(*variant, c.Meta["variant"], path)
+	v, err := exportVariant(*variant, c.Meta["variant"], path, c.Config())
 	if err != nil {
 		return err
 	}
@@ -78,8 +78,10 @@ func exportSource(ckpt string) (*model.Checkpoint, string, error) {
 }
 
 // exportVariant picks the rule set: the flag's, which must agree with the
-// checkpoint's if both are given, else the checkpoint's, else alice.
-func exportVariant(flagName, ckptName, path string) (env.Variant, error) {
+// checkpoint's if both are given, else the checkpoint's, else alice if the
+// network has its encoding (model.Config.Fits), else the one variant
+// whose encoding it has (a weights-only checkpoint of alice-3, say).
+func exportVariant(flagName, ckptName, path string, cfg model.Config) (env.Variant, error) {
 	switch {
 	case flagName != "" && ckptName != "" && flagName != ckptName:
 		return env.Variant{}, fmt.Errorf("--variant %s, but %s was trained for %s", flagName, filepath.Base(path), ckptName)
@@ -87,6 +89,21 @@ func exportVariant(flagName, ckptName, path string) (env.Variant, error) {
 		return lookupVariant(flagName)
 	case ckptName != "":
 		return lookupVariant(ckptName)
+	case cfg.Fits(env.Alice) == nil:
+		return env.Alice, nil
 	}
-	return env.Alice, nil
+	var fit []string
+	for _, v := range env.Variants() {
+		if cfg.Fits(v) == nil {
+			fit = append(fit, v.Name)
+		}
+	}
+	if len(fit) == 1 {
+		return env.VariantByName(fit[0])
+	}
+	if len(fit) == 0 {
+		return env.Variant{}, fmt.Errorf("%s: no variant has the encoding of its network (%v)", filepath.Base(path), cfg)
+	}
+	return env.Variant{}, fmt.Errorf("%s does not record its variant and its network (%v) is not alice's; name it with --variant (%s)",
+		filepath.Base(path), cfg, strings.Join(fit, ", "))
 }

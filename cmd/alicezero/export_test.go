@@ -61,11 +61,30 @@ func readExport(t *testing.T, dir string) map[string]any {
 	if d["format"] != "alicezero-onnx" {
 		t.Errorf("format %v", d["format"])
 	}
-	if moves, _ := d["policy"].(map[string]any)["moves"].([]any); len(moves) != env.PolicySize || moves[64] != "a1a3" {
+	// The shapes are those of the variant the sidecar names.
+	name, _ := d["rules"].(map[string]any)["variant"].(string)
+	v, err := env.VariantByName(name)
+	if err != nil {
+		t.Fatalf("rules.variant: %v", err)
+	}
+	if moves, _ := d["policy"].(map[string]any)["moves"].([]any); len(moves) != v.PolicySize() || moves[64] != v.Policy().UCI(64) {
 		t.Errorf("policy.moves has %d entries, index 64 %v", len(moves), moves[64])
 	}
-	if planes, _ := d["input"].(map[string]any)["planes"].([]any); len(planes) != env.NumPlanes {
+	if v == env.Alice && d["policy"].(map[string]any)["moves"].([]any)[64] != "a1a3" {
+		t.Errorf("alice's policy index 64 is not a1a3")
+	}
+	if planes, _ := d["input"].(map[string]any)["planes"].([]any); len(planes) != v.NumPlanes() {
 		t.Errorf("input.planes has %d entries", len(planes))
+	}
+	if shape := d["input"].(map[string]any)["shape"].([]any); len(shape) != 4 || shape[0] != "batch" || shape[1] != float64(v.NumPlanes()) {
+		t.Errorf("input.shape %v", shape)
+	}
+	outs := d["outputs"].([]any)
+	if shape := outs[0].(map[string]any)["shape"].([]any); len(shape) != 2 || shape[1] != float64(v.PolicySize()) {
+		t.Errorf("policy_logits shape %v", shape)
+	}
+	if shape := d["policy"].(map[string]any)["shape"].([]any); len(shape) != 3 || shape[0] != float64(v.Policy().Planes()) {
+		t.Errorf("policy.shape %v", shape)
 	}
 	tps, _ := d["test_positions"].([]any)
 	if len(tps) != 4 {
@@ -76,7 +95,7 @@ func readExport(t *testing.T, dir string) map[string]any {
 		p, _ := m["planes"].([]any)
 		l, _ := m["policy_logits"].([]any)
 		w, _ := m["wdl"].([]any)
-		if m["fen"] == "" || len(p) != env.InputSize || len(l) != env.PolicySize || len(w) != env.WDLSize {
+		if m["fen"] == "" || len(p) != v.InputSize() || len(l) != v.PolicySize() || len(w) != env.WDLSize {
 			t.Errorf("test position %v: %d planes, %d logits, %d wdl", m["name"], len(p), len(l), len(w))
 		}
 	}
@@ -193,5 +212,70 @@ func TestExportBuiltin(t *testing.T) {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
 		}
+	}
+}
+
+// TestExportVariantRuns trains an alice-3 and an alice-stone network for
+// one tiny iteration and exports each run: the sidecar names the variant
+// (from the checkpoint's metadata) and has its shapes (readExport); an
+// alice network is refused for alice-3, and a weights-only checkpoint of
+// alice-3 exports as alice-3, the one variant of its encoding.
+func TestExportVariantRuns(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		v             env.Variant
+		planes, logit float64
+	}{{env.Alice3, 51, 438 * 64}, {env.AliceStone, 37, 296 * 64}} {
+		t.Run(c.v.Name, func(t *testing.T) {
+			if out, errOut, code := runCLI(t, "", "train", "--variant", c.v.Name, "--config", "tiny", "--iterations", "1", "--runs-dir", dir, "--run", c.v.Name, "--quiet"); code != 0 {
+				t.Fatalf("train: exit %d\n%s\n%s", code, out, errOut)
+			}
+			out := t.TempDir()
+			stdout, errOut, code := runCLI(t, "", "export", "--checkpoint", filepath.Join(dir, c.v.Name), "--out", out)
+			if code != 0 || !strings.Contains(stdout, "variant "+c.v.Name) {
+				t.Fatalf("export: exit %d\n%s\n%s", code, stdout, errOut)
+			}
+			d := readExport(t, out)
+			rules := d["rules"].(map[string]any)
+			if rules["variant"] != c.v.Name || rules["boards"] != float64(c.v.Boards()) || rules["shared_squares"] != true || rules["start_fen"] != c.v.StartFEN() {
+				t.Errorf("rules %v", rules)
+			}
+			if shape := d["input"].(map[string]any)["shape"].([]any); shape[1] != c.planes {
+				t.Errorf("input.shape %v, want %v planes", shape, c.planes)
+			}
+			if shape := d["outputs"].([]any)[0].(map[string]any)["shape"].([]any); shape[1] != c.logit {
+				t.Errorf("policy_logits shape %v, want %v", shape, c.logit)
+			}
+			if cfg := d["network"].(map[string]any)["config"].(map[string]any); cfg["policy_layout"] != c.v.Policy().Name() {
+				t.Errorf("network.config %v", cfg)
+			}
+			if _, errOut, code := runCLI(t, "", "export", "--checkpoint", filepath.Join(dir, c.v.Name), "--out", t.TempDir(), "--variant", "alice"); code != 1 || !strings.Contains(errOut, "trained for "+c.v.Name) {
+				t.Errorf("--variant alice: exit %d, %q", code, errOut)
+			}
+		})
+	}
+
+	alice := filepath.Join(dir, "alice.azck")
+	saveTinyCheckpoint(t, alice, 3, nil)
+	if _, errOut, code := runCLI(t, "", "export", "--checkpoint", alice, "--out", t.TempDir(), "--variant", "alice-3"); code != 1 ||
+		!strings.Contains(errOut, "the network reads 37 input planes and emits policy layout move-planes-73x8x8; variant alice-3 has 51 planes") {
+		t.Errorf("an alice network exported for alice-3: exit %d, %q", code, errOut)
+	}
+
+	cfg, _ := model.Preset("tiny")
+	w, err := model.NewWeights(cfg.ForVariant(env.Alice3), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare := filepath.Join(dir, "three.azck")
+	if err := model.SaveCheckpoint(bare, &model.Checkpoint{Weights: w, Step: 4}); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if stdout, errOut, code := runCLI(t, "", "export", "--checkpoint", bare, "--out", out); code != 0 || !strings.Contains(stdout, "variant alice-3") {
+		t.Fatalf("a weights-only alice-3 checkpoint: exit %d\n%s\n%s", code, stdout, errOut)
+	}
+	if v := readExport(t, out)["rules"].(map[string]any)["variant"]; v != "alice-3" {
+		t.Errorf("variant %v", v)
 	}
 }

@@ -111,11 +111,14 @@ func buildGraph(w *model.Weights) (*graph, error) {
 	C, P, V, H := cfg.Channels, cfg.PolicyChannels, cfg.ValueChannels, cfg.ValueHidden
 	const sq = env.PlaneSize
 	b := &builder{w: w, g: &graph{name: "alicezero"}, names: map[string]bool{InputName: true}}
+	// The encoding is the network's own (Config.ForVariant): the variant's
+	// input planes and policy layout.
+	in, policyPlanes, policySize := cfg.NumInputPlanes(), cfg.NumPolicyPlanes(), cfg.PolicySize()
 	b.g.doc = fmt.Sprintf("AliceZero network %v: input %s [batch,%d,8,8], outputs %s [batch,%d] (raw logits) and %s [batch,%d] (win/draw/loss probabilities)",
-		cfg, InputName, env.NumPlanes, PolicyName, env.PolicySize, WDLName, env.WDLSize)
-	b.g.inputs = []valueInfo{{name: InputName, dims: []int{-1, env.NumPlanes, 8, 8}}}
+		cfg, InputName, in, PolicyName, policySize, WDLName, env.WDLSize)
+	b.g.inputs = []valueInfo{{name: InputName, dims: []int{-1, in, 8, 8}}}
 	b.g.outputs = []valueInfo{
-		{name: PolicyName, dims: []int{-1, env.PolicySize}},
+		{name: PolicyName, dims: []int{-1, policySize}},
 		{name: WDLName, dims: []int{-1, env.WDLSize}},
 	}
 
@@ -129,7 +132,7 @@ func buildGraph(w *model.Weights) (*graph, error) {
 		s, err = f()
 		return s
 	}
-	x := step(func() (string, error) { return b.conv(InputName, "stem", env.NumPlanes, C, 3) })
+	x := step(func() (string, error) { return b.conv(InputName, "stem", in, C, 3) })
 	x = step(func() (string, error) { return b.relu(x, "stem.relu") })
 	for i := 0; i < cfg.Blocks; i++ {
 		pre := fmt.Sprintf("res%d", i)
@@ -141,10 +144,10 @@ func buildGraph(w *model.Weights) (*graph, error) {
 	}
 	// Heads. Flatten(axis 1) of [batch, c, 8, 8] is channel-major, c·64+sq:
 	// the order of the Go network's reshape to [batch, c·64], and for the
-	// policy's move-type planes the policy index plane·64 + square.
+	// policy's planes the policy index plane·64 + square.
 	p := step(func() (string, error) { return b.conv(x, "policy.conv", C, P, 3) })
 	p = step(func() (string, error) { return b.relu(p, "policy.conv.relu") })
-	p = step(func() (string, error) { return b.conv(p, "policy.logits", P, env.PolicyPlanes, 1) })
+	p = step(func() (string, error) { return b.conv(p, "policy.logits", P, policyPlanes, 1) })
 	_ = step(func() (string, error) { return b.op("Flatten", PolicyName, []string{p}, intAttr("axis", 1)) })
 
 	v := step(func() (string, error) { return b.conv(x, "value.conv", C, V, 1) })

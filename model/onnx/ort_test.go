@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/alicezero/alicezero/env"
@@ -72,21 +73,29 @@ func writePlanes(t *testing.T, path string, planes []float32) {
 	}
 }
 
-// TestONNXRuntimeMatchesGo exports tiny and small networks, runs them in
-// ONNX Runtime (Node) at batch sizes 1, 3 and 19 through one session (the
-// symbolic batch dimension), and compares with the Go network.
+// TestONNXRuntimeMatchesGo exports tiny and small networks, and a tiny
+// one of each other policy layout (the variants' input planes and policy
+// sizes), runs them in ONNX Runtime (Node) at batch sizes 1, 3 and 19
+// through one session (the symbolic batch dimension), and compares with
+// the Go network.
 func TestONNXRuntimeMatchesGo(t *testing.T) {
 	node, script := needORT(t)
 	const tol = 1e-4
-	for _, preset := range []string{"tiny", "small", "no-blocks"} {
+	for _, preset := range []string{"tiny", "small", "no-blocks", "tiny/alice-null", "tiny/alice-optional-transfer", "tiny/alice-stone", "tiny/alice-3"} {
 		t.Run(preset, func(t *testing.T) {
 			var w *model.Weights
-			if preset == "no-blocks" {
+			v := env.Alice
+			switch preset {
+			case "no-blocks":
 				w = testWeightsCfg(t, model.Config{Blocks: 0, Channels: 5, PolicyChannels: 3, ValueChannels: 2, ValueHidden: 7}, 11)
-			} else {
+			case "tiny", "small":
 				w = testWeights(t, preset, 11)
+			default:
+				v, _ = env.VariantByName(strings.TrimPrefix(preset, "tiny/"))
+				w = variantWeights(t, v, 11)
 			}
-			m, err := Export(w, Metadata{Variant: env.Alice})
+			np := v.PolicySize()
+			m, err := Export(w, Metadata{Variant: v})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -115,12 +124,12 @@ func TestONNXRuntimeMatchesGo(t *testing.T) {
 				runs = append(runs, r)
 			}
 			const games = 19
-			r := run{planes: gamePlanes(games, 3), policy: make([]float32, games*env.PolicySize), wdl: make([]float32, games*env.WDLSize), n: games}
+			r := run{planes: gamePlanes(v, games, 3), policy: make([]float32, games*np), wdl: make([]float32, games*env.WDLSize), n: games}
 			if err := Evaluate(w, r.planes, games, r.policy, r.wdl); err != nil {
 				t.Fatal(err)
 			}
 			runs = append(runs, r)
-			args := []string{script, filepath.Join(dir, ONNXFile), filepath.Join(dir, "out.json"), strconv.Itoa(env.NumPlanes)}
+			args := []string{script, filepath.Join(dir, ONNXFile), filepath.Join(dir, "out.json"), strconv.Itoa(v.NumPlanes())}
 			for i, r := range runs {
 				in := filepath.Join(dir, fmt.Sprintf("in%d.bin", i))
 				writePlanes(t, in, r.planes)
@@ -148,7 +157,7 @@ func TestONNXRuntimeMatchesGo(t *testing.T) {
 			for i, want := range runs {
 				r := res.Runs[i]
 				n := want.n
-				if !slices.Equal(r.PolicyDims, []int{n, env.PolicySize}) || !slices.Equal(r.WDLDims, []int{n, env.WDLSize}) {
+				if !slices.Equal(r.PolicyDims, []int{n, np}) || !slices.Equal(r.WDLDims, []int{n, env.WDLSize}) {
 					t.Fatalf("batch %d: output dims %v and %v", n, r.PolicyDims, r.WDLDims)
 				}
 				wantP, wantW := want.policy, want.wdl

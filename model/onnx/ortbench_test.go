@@ -81,7 +81,7 @@ func TestCompareORT(t *testing.T) {
 		t.Fatal(err)
 	}
 	maxBatch := slices.Max(batches)
-	planes := gamePlanes(maxBatch, 1)
+	planes := gamePlanes(env.Alice, maxBatch, 1)
 	inputs := map[int]string{}
 	for _, b := range batches {
 		inputs[b] = filepath.Join(tmp, fmt.Sprintf("in%d.bin", b))
@@ -162,19 +162,20 @@ func timeGo(w *model.Weights, planes []float32, batch, threads int, d time.Durat
 
 // gamePlanes encodes n positions from random games of Alice chess (a new
 // game whenever one ends or reaches 80 plies), deterministically.
-func gamePlanes(n int, seed uint64) []float32 {
+func gamePlanes(v env.Variant, n int, seed uint64) []float32 {
 	rng := rand.New(rand.NewPCG(seed, 0x0a1c))
-	planes := make([]float32, n*env.InputSize)
-	pos := env.NewPosition(env.Alice)
+	in := v.InputSize()
+	planes := make([]float32, n*in)
+	pos := env.NewPosition(v)
 	var ml env.MoveList
 	for i := 0; i < n; i++ {
 		pos.LegalMoves(&ml)
 		if ml.N == 0 || pos.Ply() >= 80 {
-			pos = env.NewPosition(env.Alice)
+			pos = env.NewPosition(v)
 			pos.LegalMoves(&ml)
 		}
 		pos.MakeMove(ml.Moves[rng.IntN(ml.N)])
-		pos.Encode(planes[i*env.InputSize : (i+1)*env.InputSize])
+		pos.Encode(planes[i*in : (i+1)*in])
 	}
 	return planes
 }

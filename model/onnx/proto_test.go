@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/alicezero/alicezero/env"
@@ -217,6 +219,26 @@ func testWeightsCfg(t testing.TB, cfg model.Config, seed uint64) *model.Weights 
 }
 
 func TestEncodedStructure(t *testing.T) {
+	// Every variant's network has its encoding's shapes: the input planes
+	// and the policy of its layout.
+	for _, v := range env.Variants() {
+		m, err := Export(variantWeights(t, v, 1), Metadata{Variant: v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := decodeModel(t, m.ONNX)
+		in, policy := strconv.Itoa(v.NumPlanes()), strconv.Itoa(v.PolicySize())
+		if len(d.inputs) != 1 || !slices.Equal(d.inputs[0].dims, []string{"batch", in, "8", "8"}) ||
+			len(d.outputs) != 2 || !slices.Equal(d.outputs[0].dims, []string{"batch", policy}) {
+			t.Errorf("%s: inputs %+v, outputs %+v", v.Name, d.inputs, d.outputs)
+		}
+		if got := d.inits["policy.logits.w"].dims; !slices.Equal(got, []int64{int64(v.Policy().Planes()), 8, 1, 1}) {
+			t.Errorf("%s: policy.logits.w has dims %v", v.Name, got)
+		}
+		if got := d.inits["stem.w"].dims; !slices.Equal(got, []int64{8, int64(v.NumPlanes()), 3, 3}) {
+			t.Errorf("%s: stem.w has dims %v", v.Name, got)
+		}
+	}
 	w := testWeights(t, "tiny", 1)
 	m, err := Export(w, Metadata{Variant: env.Alice, Checkpoint: "x.azck", Step: 7})
 	if err != nil {
@@ -260,6 +282,12 @@ func TestEncodedStructure(t *testing.T) {
 	if !slices.Equal(ops, want) {
 		t.Fatalf("ops %v\nwant %v", ops, want)
 	}
+	// onnx.ops lists every op type the graph uses.
+	for _, op := range ops {
+		if !slices.Contains(m.Description.ONNX.Ops, op) {
+			t.Errorf("the graph uses %s, which onnx.ops (%v) does not list", op, m.Description.ONNX.Ops)
+		}
+	}
 	stem := d.nodes[0].attrs
 	if stem["pads"].ints(attrInts) == nil || !slices.Equal(stem["pads"].ints(attrInts), []int64{1, 1, 1, 1}) ||
 		stem["pads"].int(attrType) != attrTypeInts || !slices.Equal(stem["kernel_shape"].ints(attrInts), []int64{3, 3}) {
@@ -293,7 +321,7 @@ func interpret(t *testing.T, d *decodedModel, planes []float32, batch int) (poli
 		dims []int
 		data []float32
 	}
-	vals := map[string]tensor{InputName: {[]int{batch, env.NumPlanes, 8, 8}, planes}}
+	vals := map[string]tensor{InputName: {[]int{batch, len(planes) / batch / env.PlaneSize, 8, 8}, planes}}
 	for name, it := range d.inits {
 		dims := make([]int, len(it.dims))
 		for i, v := range it.dims {
@@ -425,15 +453,20 @@ func maxAbsDiff(a, b []float32) float64 {
 // naive interpreter and compares it with the Go network on the test
 // positions recorded in the description.
 func TestInterpretedGraphMatchesGo(t *testing.T) {
-	for _, preset := range []string{"tiny", "small", "no-blocks"} {
+	for _, preset := range []string{"tiny", "small", "no-blocks", "tiny/alice-stone", "tiny/alice-3"} {
 		t.Run(preset, func(t *testing.T) {
 			var w *model.Weights
-			if preset == "no-blocks" {
+			v := env.Alice
+			switch preset {
+			case "no-blocks":
 				w = testWeightsCfg(t, model.Config{Blocks: 0, Channels: 5, PolicyChannels: 3, ValueChannels: 2, ValueHidden: 7}, 3)
-			} else {
+			case "tiny", "small":
 				w = testWeights(t, preset, 3)
+			default:
+				v, _ = env.VariantByName(strings.TrimPrefix(preset, "tiny/"))
+				w = variantWeights(t, v, 3)
 			}
-			m, err := Export(w, Metadata{})
+			m, err := Export(w, Metadata{Variant: v})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -446,6 +479,9 @@ func TestInterpretedGraphMatchesGo(t *testing.T) {
 				wantW = append(wantW, tp.WDL...)
 			}
 			gotP, gotW := interpret(t, d, planes, len(tps))
+			if len(gotP) != len(tps)*v.PolicySize() {
+				t.Fatalf("%d policy logits for %d positions", len(gotP), len(tps))
+			}
 			dp, dw := maxAbsDiff(gotP, wantP), maxAbsDiff(gotW, wantW)
 			t.Logf("%s: interpreter vs Go: max |Δ| policy logits %.3g (max |logit| %.3g), wdl %.3g (wdl %v)", preset, dp, maxAbs(wantP), dw, wantW[:3])
 			if dp > 1e-4 || dw > 1e-4 {
