@@ -1178,3 +1178,23 @@ func TestGamesOfEveryVariant(t *testing.T) {
 		}
 	}
 }
+
+// TestBoardCMenAreNotBareKings: in alice-3, a position whose men other
+// than the kings all stand on board C is still a game (the search once
+// took it for bare kings, a dead position, and returned no move).
+func TestBoardCMenAreNotBareKings(t *testing.T) {
+	pos, err := env.ParseFEN("7||Q/8/1||P3||P2/8/4[k||K]3/1||p4||p||p/8/8 w - - 1 61", env.Alice3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSearcher(t, hashEvaluator{}, testConfig(false, 50))
+	res, err := s.Search(context.Background(), newTree(t, s, pos, 1), clock.Limits{}, Progress{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ml env.MoveList
+	pos.LegalMoves(&ml)
+	if !ml.Contains(res.BestMove) || res.Proven {
+		t.Fatalf("best move %s (proven %v) of %d legal moves", res.BestMove, res.Proven, ml.N)
+	}
+}
