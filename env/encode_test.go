@@ -163,3 +163,19 @@ func BenchmarkEncode(b *testing.B) {
 		p.Encode(x)
 	}
 }
+
+// BenchmarkEncodeVariants encodes a position 20 plies into a random game
+// of each variant, with its legal mask: what the search pays per leaf.
+func BenchmarkEncodeVariants(b *testing.B) {
+	for _, v := range Variants() {
+		b.Run(v.Name, func(b *testing.B) {
+			p := randomPositions(b, v, 1, 20, 5)[1]
+			x, mask := make([]float32, v.InputSize()), make([]float32, v.PolicySize())
+			b.ReportAllocs()
+			for b.Loop() {
+				p.Encode(x)
+				p.LegalMask(mask)
+			}
+		})
+	}
+}
