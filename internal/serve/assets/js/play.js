@@ -332,7 +332,9 @@ export class PlayView {
   async paste() {
     const text = this.$('paste-text').value.trim();
     if (!text) return;
-    const isPGN = text.includes('[') || /\d\s*\.\s*[a-hNBRQKO]/.test(text) || !text.includes('/');
+    // A FEN starts with its eight ranks, seven slashes in one word; a '['
+    // does not make a PGN, as FEN bracket groups ([Q|p]) have them too.
+    const isPGN = !/^[^\s/]*(\/[^\s/]*){7}(\s|$)/.test(text);
     this.stopSearch();
     try {
       const body = { variant: this.settings.variant, time_control: this.timeControl(), ...(isPGN ? { pgn: text } : { fen: text }) };
