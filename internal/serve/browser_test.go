@@ -405,6 +405,15 @@ func TestBrowserAlice3(t *testing.T) {
 	if _, lm = lastMove(t, p, 2); lm.UCI != "e7e5/c" || lm.ToBoard != "C" {
 		t.Errorf("after choosing board C: %+v", lm)
 	}
+	// Three rooks on a4, one a board: the one on B is picked, not the others.
+	p.Click("#btn-paste")
+	p.SetValue("#paste-text", "4k3/8/8/8/[R|R||R]7/8/8/4K3 w - - 0 1")
+	p.Click("#paste-load")
+	p.WaitFor(10*time.Second, `document.body.dataset.ply === '0' && document.getElementById('paste-box').classList.contains('hidden')`)
+	p.ClickMove(servetest.Move{From: "a4", To: "a6", FromBoard: "B", ToBoard: "C"})
+	if g, lm = lastMove(t, p, 1); lm.UCI != "b:a4a6/c" || g.Boards["A"][24] != 'R' || g.Boards["C"][24] != 'R' || g.Boards["C"][40] != 'R' {
+		t.Errorf("the rook of board B: last move %+v, boards %v", lm, g.Boards)
+	}
 	noPageErrors(t, p)
 }
 
