@@ -137,9 +137,12 @@ export function moveList(ol, moves, startSide, startFullmove, current, onPick) {
     const span = document.createElement('span');
     span.className = `move${i + 1 === current ? ' current' : ''}`;
     span.textContent = `${m.san}`;
-    const board = document.createElement('sub');
-    board.textContent = m.to_board;
-    span.appendChild(board);
+    // The landing board, unless the SAN already names it (alice-3's e4/C).
+    if (!m.san.endsWith(`/${m.to_board}`)) {
+      const board = document.createElement('sub');
+      board.textContent = m.to_board;
+      span.appendChild(board);
+    }
     span.dataset.ply = String(i + 1);
     if (onPick) span.addEventListener('click', () => onPick(i + 1));
     li.appendChild(span);
