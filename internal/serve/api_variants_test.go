@@ -176,3 +176,21 @@ func TestVariantInfoBoards(t *testing.T) {
 		t.Errorf("top %+v", js.Top)
 	}
 }
+
+func TestVariantBoardsAliceOptionalTransfer(t *testing.T) {
+	c := newClient(t, newTestServer(t, Options{}, nil))
+	// f3 of B is taken: the knight's move there stays on A, and a white
+	// man of board B shares g1 with it.
+	fen := "4k3/8/8/8/8/5|p2/8/4K1[N|B]1 w - - 0 1"
+	pr := variantPosition(t, c, map[string]any{"variant": "alice-optional-transfer", "fen": fen})
+	g1 := square("g1")
+	if pr.Boards.A[g1] != 'N' || pr.Boards.B[g1] != 'B' || pr.Boards.B[square("f3")] != 'p' {
+		t.Errorf("boards %+v", pr.Boards)
+	}
+	if m := findMove(t, pr.Legal, "a:g1f3"); m.FromBoard != "A" || m.ToBoard != "A" || m.Piece != "N" {
+		t.Errorf("the knight's blocked transfer %+v", m)
+	}
+	if m := findMove(t, pr.Legal, "b:g1h2"); m.FromBoard != "B" || m.ToBoard != "A" || m.Piece != "B" {
+		t.Errorf("the bishop of board B %+v", m)
+	}
+}
