@@ -63,13 +63,8 @@ func TestBrowserPlay(t *testing.T) {
 		t.Errorf("the move list shows %d moves, the game has %d", n, g.Ply)
 	}
 	// The engine's last move is marked on both boards.
-	var marks map[string]int
-	p.Eval(`({from: document.querySelectorAll('#play-boards .mark.last-from').length,
-		via: document.querySelectorAll('#play-boards .mark.last-via').length,
-		to: document.querySelectorAll('#play-boards .mark.last-to').length})`, &marks)
-	if marks["from"] != 1 || marks["to"] != 1 || marks["via"] != 1 {
-		t.Errorf("last-move marks %v, want one of each", marks)
-	}
+	lm := g.LastMove
+	wantMarks(t, p, lm.FromBoard+" from", lm.FromBoard+" via", lm.ToBoard+" to")
 	var analysis string
 	p.Eval(`document.getElementById('play-analysis').textContent`, &analysis)
 	if !strings.Contains(analysis, "visits") {
@@ -344,4 +339,116 @@ func TestBrowserClock(t *testing.T) {
 		t.Errorf("new game: %+v", g)
 	}
 	noPageErrors(t, p, "/api/game/new", "/api/game/undo")
+}
+
+// newVariantGame starts a game of the variant from the Play view's
+// choice, both sides by hand, and waits for its boards: count of them,
+// the man at want standing on the square named by want's selector.
+func newVariantGame(t *testing.T, p *servetest.Page, variant string, count int, want string) servetest.Game {
+	t.Helper()
+	choose(t, p, "#set-colour", "both")
+	choose(t, p, "#set-variant", variant)
+	p.WaitFor(10*time.Second, fmt.Sprintf(`document.querySelectorAll('#play-boards svg.board').length === %d && document.querySelector(%q) !== null`, count, want))
+	g := p.CurrentGame()
+	if g.Variant != variant || g.Ply != 0 {
+		t.Fatalf("new %s game: %+v", variant, g)
+	}
+	return g
+}
+
+// lastMove waits for the game's ply and returns its last move.
+func lastMove(t *testing.T, p *servetest.Page, ply int) (servetest.Game, servetest.Move) {
+	t.Helper()
+	p.WaitFor(10*time.Second, fmt.Sprintf(`document.body.dataset.ply === '%d'`, ply))
+	g := p.CurrentGame()
+	if g.LastMove == nil {
+		t.Fatalf("ply %d: no last move", ply)
+	}
+	return g, *g.LastMove
+}
+
+// wantMarks checks the last-move marks on the Play view's boards: one of
+// each wanted, "A from" (the square left), "A via" (the square moved to
+// on that board, then left), "B to" (the landing), and no other.
+func wantMarks(t *testing.T, p *servetest.Page, want ...string) {
+	t.Helper()
+	var got []string
+	p.Eval(`[...document.querySelectorAll('#play-boards .mark')].flatMap((m) => [...m.classList]
+		.filter((c) => c.startsWith('last-')).map((c) => m.closest('svg').dataset.board + ' ' + c.slice(5)))`, &got)
+	slices.Sort(got)
+	want = slices.Sorted(slices.Values(want))
+	if !slices.Equal(got, want) {
+		t.Errorf("last-move marks %q, want %q", got, want)
+	}
+}
+
+func TestBrowserAlice3(t *testing.T) {
+	p, _ := openPage(t, Options{}, nil)
+	newVariantGame(t, p, "alice-3", 3, `#play-boards svg[data-board=C] rect[data-sq=h8]`)
+	// The pawn goes to board C: picked on A, dropped on e4 of C.
+	p.ClickMove(servetest.Move{From: "e2", To: "e4", FromBoard: "A", ToBoard: "C"})
+	g, lm := lastMove(t, p, 1)
+	if lm.UCI != "e2e4/c" || g.Boards["C"][28] != 'P' || g.Boards["B"][28] != '.' {
+		t.Fatalf("after the drop on C: last move %+v, boards %v", lm, g.Boards)
+	}
+	wantMarks(t, p, "A from", "A via", "C to")
+	// Dropped on its own board, where it may land on B or C, the pawn asks.
+	p.ClickSquare("play-boards", "A", "e7")
+	p.ClickSquare("play-boards", "A", "e5")
+	var offered []string
+	p.WaitFor(5*time.Second, `!document.getElementById('promo').classList.contains('hidden')`)
+	p.Eval(`[...document.querySelectorAll('#promo button[data-board]')].map(b => b.dataset.board)`, &offered)
+	if strings.Join(offered, ",") != "B,C" {
+		t.Errorf("boards offered: %q, want B and C", offered)
+	}
+	p.Click(`#promo button[data-board="C"]`)
+	if _, lm = lastMove(t, p, 2); lm.UCI != "e7e5/c" || lm.ToBoard != "C" {
+		t.Errorf("after choosing board C: %+v", lm)
+	}
+	// Three rooks on a4, one a board: the one on B is picked, not the others.
+	p.Click("#btn-paste")
+	p.SetValue("#paste-text", "4k3/8/8/8/[R|R||R]7/8/8/4K3 w - - 0 1")
+	p.Click("#paste-load")
+	p.WaitFor(10*time.Second, `document.body.dataset.ply === '0' && document.getElementById('paste-box').classList.contains('hidden')`)
+	p.ClickMove(servetest.Move{From: "a4", To: "a6", FromBoard: "B", ToBoard: "C"})
+	if g, lm = lastMove(t, p, 1); lm.UCI != "b:a4a6/c" || g.Boards["A"][24] != 'R' || g.Boards["C"][24] != 'R' || g.Boards["C"][40] != 'R' {
+		t.Errorf("the rook of board B: last move %+v, boards %v", lm, g.Boards)
+	}
+	noPageErrors(t, p)
+}
+
+func TestBrowserAliceStone(t *testing.T) {
+	p, _ := openPage(t, Options{}, nil)
+	newVariantGame(t, p, "alice-stone", 2, `#play-boards svg[data-board=B] use[data-sq=e8][data-piece=k]`)
+	// The pawn stays on its board: dropped on e4 of A.
+	p.ClickMove(servetest.Move{From: "e2", To: "e4", FromBoard: "A", ToBoard: "A"})
+	g, lm := lastMove(t, p, 1)
+	if lm.UCI != "e2e4/a" || lm.ToBoard != "A" || g.Boards["A"][28] != 'P' || g.Boards["B"][28] != '.' {
+		t.Fatalf("after the stay: last move %+v, boards %v", lm, g.Boards)
+	}
+	wantMarks(t, p, "A from", "A to")
+	// Black's knight makes a null move: from b8 of B to b8 of A.
+	p.ClickMove(servetest.Move{From: "b8", To: "b8", FromBoard: "B", ToBoard: "A", Null: true})
+	g, lm = lastMove(t, p, 2)
+	if !lm.Null || lm.UCI != "b8b8" || g.Boards["A"][57] != 'n' || g.Boards["B"][57] != '.' {
+		t.Fatalf("after the null move: last move %+v, boards %v", lm, g.Boards)
+	}
+	// It leaves B and lands on A, moving nowhere on its board.
+	wantMarks(t, p, "B from", "A to")
+	noPageErrors(t, p)
+}
+
+func TestBrowserAliceMini(t *testing.T) {
+	p, _ := openPage(t, Options{}, nil)
+	newVariantGame(t, p, "alice-mini", 2, `#play-boards svg[data-board=A] use[data-sq=c1][data-piece=K]`)
+	var squares int
+	p.Eval(`document.querySelectorAll('#play-boards svg[data-board=A] rect.sq').length`, &squares)
+	if squares != 32 {
+		t.Errorf("board A of alice-mini has %d squares, want 32", squares)
+	}
+	p.ClickMove(servetest.Move{From: "a2", To: "b4", FromBoard: "A", ToBoard: "B"})
+	if _, lm := lastMove(t, p, 1); lm.SAN != "Nb4" {
+		t.Errorf("after a2-b4: %+v", lm)
+	}
+	noPageErrors(t, p)
 }

@@ -1,7 +1,8 @@
 // Package serve is the web frontend behind "alicezero serve": an HTTP
 // server with a JSON API under /api/ and a page, embedded in the binary,
-// to play Alice Chess against the engine on both boards at once, analyse
-// positions, review games and watch training runs.
+// to play Alice Chess, in any of its variants, against the engine on all
+// its boards at once, analyse positions, review games and watch training
+// runs.
 //
 // The server knows the engine only through the Engine interface and a
 // Loader that turns a weights choice into an Engine; cmd/alicezero wires

@@ -303,7 +303,7 @@ func (s *Server) handleGameLegal(w http.ResponseWriter, r *http.Request, se *ses
 	se.game.tick(s.now())
 	p, over := se.game.pos.Clone(), se.game.isOver()
 	se.mu.Unlock()
-	res, err := legalFrom(p, r.URL.Query().Get("from"))
+	res, err := legalFrom(p, r.URL.Query().Get("from"), r.URL.Query().Get("board"))
 	if err != nil {
 		return err
 	}
@@ -315,9 +315,12 @@ func (s *Server) handleGameLegal(w http.ResponseWriter, r *http.Request, se *ses
 	return nil
 }
 
-// legalFrom lists the legal moves of the piece on from (all legal moves
-// when from is empty).
-func legalFrom(p *env.Position, from string) (legalResponse, error) {
+// legalFrom lists the legal moves of the man on from (all legal moves
+// when from is empty). Where a square may hold men on several boards,
+// board ("A", "B", "C"; "" for any) picks one of them; without it the
+// moves of every man there are listed, and Board and Piece name the
+// first one's.
+func legalFrom(p *env.Position, from, board string) (legalResponse, error) {
 	all := describePosition(p).Legal
 	if from == "" {
 		return legalResponse{Moves: all}, nil
@@ -326,16 +329,35 @@ func legalFrom(p *env.Position, from string) (legalResponse, error) {
 	if !ok {
 		return legalResponse{}, badRequest("from: %q is not a square (want e.g. e2)", from)
 	}
+	b, err := boardOf(p, sq, board)
+	if err != nil {
+		return legalResponse{}, err
+	}
 	res := legalResponse{From: sq.String(), Moves: []moveJSON{}}
-	if pc, board := p.PieceAt(sq); pc != env.NoPiece {
-		res.Board, res.Piece = board.String(), string(pc.Letter())
+	if pc := p.PieceOn(sq, b); pc != env.NoPiece {
+		res.Board, res.Piece = b.String(), string(pc.Letter())
 	}
 	for _, m := range all {
-		if m.From == res.From {
+		if m.From == res.From && (board == "" || m.FromBoard == res.Board) {
 			res.Moves = append(res.Moves, m)
 		}
 	}
 	return res, nil
+}
+
+// boardOf reads the board name asked for, one of p's variant; "" stands
+// for the board of the first man on sq (PieceAt's).
+func boardOf(p *env.Position, sq env.Square, name string) (env.Board, error) {
+	if name == "" {
+		_, b := p.PieceAt(sq)
+		return b, nil
+	}
+	for b := env.BoardA; int(b) < p.Variant().Boards(); b++ {
+		if strings.EqualFold(name, b.String()) {
+			return b, nil
+		}
+	}
+	return 0, badRequest("board: %q is not a board of %s (want A or B, or C in alice-3)", name, p.Variant().Name)
 }
 
 type positionRequest struct {
@@ -343,6 +365,7 @@ type positionRequest struct {
 	Variant string   `json:"variant"`
 	Moves   []string `json:"moves"`
 	From    string   `json:"from"`
+	Board   string   `json:"board"`
 }
 
 // positionResponse is a position with, when asked for one piece, that
@@ -366,7 +389,7 @@ func (s *Server) handlePosition(w http.ResponseWriter, r *http.Request, se *sess
 	}
 	res := positionResponse{positionJSON: describePosition(p)}
 	if req.From != "" {
-		lr, err := legalFrom(p, req.From)
+		lr, err := legalFrom(p, req.From, req.Board)
 		if err != nil {
 			return err
 		}
@@ -403,10 +426,11 @@ type pgnGameSummary struct {
 
 // plyPositionJSON is a position of a game being reviewed.
 type plyPositionJSON struct {
-	FEN      string     `json:"fen"`
-	Side     string     `json:"side"`
-	Check    bool       `json:"check"`
-	Status   string     `json:"status"`
+	FEN    string `json:"fen"`
+	Side   string `json:"side"`
+	Check  bool   `json:"check"`
+	Status string `json:"status"`
+	shapeJSON
 	Boards   boardsJSON `json:"boards"`
 	LastMove *moveJSON  `json:"last_move,omitempty"`
 }
@@ -506,7 +530,7 @@ func describeGame(g *env.Game, index int) (*pgnGameJSON, error) {
 	add := func(last *moveJSON) {
 		st := p.Status()
 		gj.Positions = append(gj.Positions, plyPositionJSON{FEN: p.FEN(), Side: p.SideToMove().String(), Check: p.InCheck(),
-			Status: st.String(), Boards: boardsOf(p), LastMove: last})
+			Status: st.String(), shapeJSON: shapeOf(p.Variant()), Boards: boardsOf(p), LastMove: last})
 	}
 	add(nil)
 	for i, m := range g.Moves {

@@ -86,11 +86,9 @@ func describeInfo(p *env.Position, in Info) *infoJSON {
 	var ml env.MoveList
 	p.LegalMoves(&ml)
 	if in.BestMove != env.NoMove && ml.Contains(in.BestMove) {
-		js.Best = &lineMoveJSON{UCI: in.BestMove.UCI(), SAN: p.SAN(in.BestMove)}
+		js.Best = &lineMoveJSON{UCI: p.UCI(in.BestMove), SAN: p.SAN(in.BestMove)}
 	}
-	for i, san := range lineSAN(p, in.PV) {
-		js.PV = append(js.PV, lineMoveJSON{UCI: in.PV[i].UCI(), SAN: san})
-	}
+	js.PV = append(js.PV, lineMoves(p, in.PV)...)
 	top := append([]MoveStat(nil), in.Top...)
 	sort.SliceStable(top, func(i, j int) bool { return top[i].Visits > top[j].Visits })
 	total := 0
@@ -104,8 +102,8 @@ func describeInfo(p *env.Position, in Info) *infoJSON {
 		if !ml.Contains(t.Move) {
 			continue
 		}
-		_, board := p.PieceAt(t.Move.From())
-		tj := topMoveJSON{UCI: t.Move.UCI(), SAN: p.SAN(t.Move), ToBoard: board.Other().String(), Visits: t.Visits,
+		_, to := p.MoveBoards(t.Move)
+		tj := topMoveJSON{UCI: p.UCI(t.Move), SAN: p.SAN(t.Move), ToBoard: to.String(), Visits: t.Visits,
 			Q: round4(clean(t.Q)), Prior: round4(clean(t.Prior)), MateIn: t.MateIn}
 		if total > 0 {
 			tj.Share = round4(float64(max(0, t.Visits)) / float64(total))

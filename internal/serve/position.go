@@ -6,16 +6,30 @@ import (
 	"github.com/alicezero/alicezero/env"
 )
 
-// boardsJSON is the two boards as 64 characters each, a1 first, h8 last:
-// FEN letters (upper case White), '.' for an empty square.
+// boardsJSON is each board as 64 characters, a1 first, h8 last: FEN
+// letters (upper case White), '.' for an empty square. C is filled only
+// in alice-3, the one variant with a third board.
 type boardsJSON struct {
 	A string `json:"A"`
 	B string `json:"B"`
+	C string `json:"C,omitempty"`
 }
 
+// shapeJSON is what the page needs to lay a variant's boards out: how
+// many there are and how many files each has (4 in alice-mini, whose
+// strings still run over the 8×8 frame, files e–h empty).
+type shapeJSON struct {
+	BoardCount int `json:"board_count"`
+	Files      int `json:"files"`
+}
+
+func shapeOf(v env.Variant) shapeJSON { return shapeJSON{BoardCount: v.Boards(), Files: v.Files()} }
+
 // moveJSON describes one move in the position it is played from: its
-// squares, the board it leaves and the board it lands on (always the
-// other one: every moved piece passes through the looking glass).
+// squares, the board the man leaves and the board it lands on (the
+// other one in the default rules; a chosen one in alice-3; the same one
+// when it stays, which alice-optional-transfer and alice-stone allow).
+// A null move has from = to and lands on another board.
 type moveJSON struct {
 	UCI       string `json:"uci"`
 	SAN       string `json:"san"`
@@ -27,64 +41,86 @@ type moveJSON struct {
 	Promotion string `json:"promotion,omitempty"`
 	Capture   bool   `json:"capture,omitempty"`
 	Castle    bool   `json:"castle,omitempty"`
+	Null      bool   `json:"null,omitempty"`
 }
 
 // positionJSON is a position as the page draws it.
 type positionJSON struct {
-	FEN      string     `json:"fen"`
-	Variant  string     `json:"variant"`
-	Side     string     `json:"side"`
-	Ply      int        `json:"ply"`
-	Fullmove int        `json:"fullmove"`
-	Check    bool       `json:"check"`
-	Status   string     `json:"status"`
-	Result   string     `json:"result"`
-	Boards   boardsJSON `json:"boards"`
-	Legal    []moveJSON `json:"legal"`
+	FEN      string `json:"fen"`
+	Variant  string `json:"variant"`
+	Side     string `json:"side"`
+	Ply      int    `json:"ply"`
+	Fullmove int    `json:"fullmove"`
+	Check    bool   `json:"check"`
+	Status   string `json:"status"`
+	Result   string `json:"result"`
+	shapeJSON
+	Boards boardsJSON `json:"boards"`
+	Legal  []moveJSON `json:"legal"`
 	// LastMove is the move that led here, as played in the position
 	// before it; absent at the set-up position.
 	LastMove *moveJSON `json:"last_move,omitempty"`
 }
 
-// boardsOf draws both boards of p.
+// boardsOf draws every board of p, man by man: where a square may hold
+// men on several boards, PieceAt would show only one of them.
 func boardsOf(p *env.Position) boardsJSON {
-	var a, b [64]byte
-	for i := range a {
-		a[i], b[i] = '.', '.'
-	}
-	for sq := env.Square(0); sq < 64; sq++ {
-		pc, board := p.PieceAt(sq)
-		if pc == env.NoPiece {
-			continue
+	var rows [3]string
+	for b := env.BoardA; int(b) < p.Variant().Boards(); b++ {
+		var row [64]byte
+		for sq := env.Square(0); sq < 64; sq++ {
+			row[sq] = '.'
+			if pc := p.PieceOn(sq, b); pc != env.NoPiece {
+				row[sq] = pc.Letter()
+			}
 		}
-		if board == env.BoardB {
-			b[sq] = pc.Letter()
-		} else {
-			a[sq] = pc.Letter()
-		}
+		rows[b] = string(row[:])
 	}
-	return boardsJSON{A: string(a[:]), B: string(b[:])}
+	return boardsJSON{A: rows[0], B: rows[1], C: rows[2]}
 }
 
 // describeMove describes m, a legal move of p (p is unchanged on return).
+// The boards come from the move itself (MoveBoards), so a stay, a chosen
+// board and a null move are drawn where they happen, and the UCI is the
+// rule book's for the variant (p.UCI: a board prefix or suffix only where
+// needed).
 func describeMove(p *env.Position, m env.Move) moveJSON {
-	pc, board := p.PieceAt(m.From())
-	victim, _ := p.PieceAt(m.To())
+	from, to := p.MoveBoards(m)
+	pc := p.PieceOn(m.From(), from)
 	mj := moveJSON{
-		UCI:       m.UCI(),
+		UCI:       p.UCI(m),
 		SAN:       p.SAN(m),
 		From:      m.From().String(),
 		To:        m.To().String(),
-		FromBoard: board.String(),
-		ToBoard:   board.Other().String(),
+		FromBoard: from.String(),
+		ToBoard:   to.String(),
 		Piece:     string(pc.Letter()),
-		Capture:   victim != env.NoPiece || m.IsEnPassant(),
+		Capture:   takes(p, m, from, to),
 		Castle:    m.IsCastling(),
+		Null:      m.IsNull(),
 	}
 	if k := m.Promotion(); k != env.NoKind {
 		mj.Promotion = string(k.Letter())
 	}
 	return mj
+}
+
+// takes reports whether m captures: an enemy man on its to-square of the
+// board it moves on, en passant, or (alice-stone) a null move onto an
+// enemy man on the other board.
+func takes(p *env.Position, m env.Move, from, to env.Board) bool {
+	if m.IsEnPassant() {
+		return true
+	}
+	if m.IsCastling() {
+		return false
+	}
+	on := from
+	if m.IsNull() {
+		on = to
+	}
+	victim := p.PieceOn(m.To(), on)
+	return victim != env.NoPiece && victim.Colour() != p.SideToMove()
 }
 
 // describePosition describes p for the page, its legal moves included.
@@ -93,16 +129,17 @@ func describePosition(p *env.Position) positionJSON {
 	p.LegalMoves(&ml)
 	st := p.Status()
 	pj := positionJSON{
-		FEN:      p.FEN(),
-		Variant:  p.Variant().Name,
-		Side:     p.SideToMove().String(),
-		Ply:      p.Ply(),
-		Fullmove: p.FullmoveNumber(),
-		Check:    p.InCheck(),
-		Status:   st.String(),
-		Result:   p.Outcome(st).String(),
-		Boards:   boardsOf(p),
-		Legal:    make([]moveJSON, 0, ml.N),
+		FEN:       p.FEN(),
+		Variant:   p.Variant().Name,
+		Side:      p.SideToMove().String(),
+		Ply:       p.Ply(),
+		Fullmove:  p.FullmoveNumber(),
+		Check:     p.InCheck(),
+		Status:    st.String(),
+		Result:    p.Outcome(st).String(),
+		shapeJSON: shapeOf(p.Variant()),
+		Boards:    boardsOf(p),
+		Legal:     make([]moveJSON, 0, ml.N),
 	}
 	if !st.IsOver() {
 		for _, m := range ml.Slice() {
@@ -119,17 +156,19 @@ func describePosition(p *env.Position) positionJSON {
 	return pj
 }
 
-// lineSAN writes moves, played in turn from p, in SAN (p is unchanged).
-func lineSAN(p *env.Position, moves []env.Move) []string {
+// lineMoves writes moves, played in turn from p, in UCI (as each
+// position writes it) and SAN, up to the first that is not legal (p is
+// unchanged).
+func lineMoves(p *env.Position, moves []env.Move) []lineMoveJSON {
 	q := p.Clone()
-	out := make([]string, 0, len(moves))
+	out := make([]lineMoveJSON, 0, len(moves))
 	var ml env.MoveList
 	for _, m := range moves {
 		q.LegalMoves(&ml)
 		if !ml.Contains(m) {
 			break
 		}
-		out = append(out, q.SAN(m))
+		out = append(out, lineMoveJSON{UCI: q.UCI(m), SAN: q.SAN(m)})
 		q.MakeMove(m)
 	}
 	return out

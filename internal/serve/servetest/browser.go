@@ -179,7 +179,7 @@ func (p *Page) WaitFor(timeout time.Duration, cond string) {
 	}
 }
 
-// ClickSquare clicks a square of a board ("A" or "B") of the boards in
+// ClickSquare clicks a square of a board ("A", "B" or "C") of the boards in
 // the element with the given id.
 func (p *Page) ClickSquare(boards, board, sq string) {
 	p.t.Helper()
@@ -195,16 +195,20 @@ type Move struct {
 	FromBoard string `json:"from_board"`
 	ToBoard   string `json:"to_board"`
 	Promotion string `json:"promotion"`
+	Null      bool   `json:"null"`
 }
 
 // Game is the part of the API's game state the tests read.
 type Game struct {
-	Side   string `json:"side"`
-	Ply    int    `json:"ply"`
-	Status string `json:"status"`
-	Result string `json:"result"`
-	Legal  []Move `json:"legal"`
-	Clock  *Clock `json:"clock"`
+	Variant  string            `json:"variant"`
+	Side     string            `json:"side"`
+	Ply      int               `json:"ply"`
+	Status   string            `json:"status"`
+	Result   string            `json:"result"`
+	Boards   map[string]string `json:"boards"`
+	Legal    []Move            `json:"legal"`
+	LastMove *Move             `json:"last_move"`
+	Clock    *Clock            `json:"clock"`
 }
 
 // Clock is a timed game's clocks as the API describes them.
@@ -224,20 +228,26 @@ func (p *Page) CurrentGame() Game {
 	return g
 }
 
-// ClickMove plays m on the Play view's boards by two clicks: the piece on
-// its board, then the square where it lands on the other board. It
-// checks that picking the piece marks its targets on both boards.
+// ClickMove plays m on the Play view's boards by two clicks: the man on
+// its board, then the square where it lands (on another board, or on its
+// own for a stay; a null move on its square of another board). It checks
+// that picking the man marks the move on both boards: a dot where it
+// moves on its board (none for a null move), a frame where it lands.
 func (p *Page) ClickMove(m Move) {
 	p.t.Helper()
 	p.ClickSquare("play-boards", m.FromBoard, m.From)
 	var marks struct {
-		From int `json:"from"`
-		To   int `json:"to"`
+		Via  int `json:"via"`
+		Land int `json:"land"`
 	}
-	p.Eval(fmt.Sprintf(`({from: document.querySelectorAll('#play-boards svg[data-board=%q] [data-target=%q]').length,
-		to: document.querySelectorAll('#play-boards svg[data-board=%q] .land[data-target=%q]').length})`, m.FromBoard, m.To, m.ToBoard, m.To), &marks)
-	if marks.From != 1 || marks.To != 1 {
-		p.t.Fatalf("after picking %s on board %s: %d target marks on its board, %d on board %s; want 1 and 1", m.From, m.FromBoard, marks.From, marks.To, m.ToBoard)
+	p.Eval(fmt.Sprintf(`({via: document.querySelectorAll('#play-boards svg[data-board=%q] .target:not(.land)[data-target=%q]').length,
+		land: document.querySelectorAll('#play-boards svg[data-board=%q] .land[data-target=%q]').length})`, m.FromBoard, m.To, m.ToBoard, m.To), &marks)
+	wantVia := 1
+	if m.Null {
+		wantVia = 0
+	}
+	if marks.Via != wantVia || marks.Land != 1 {
+		p.t.Fatalf("after picking %s on board %s: %d target marks on its board, %d landing marks on board %s; want %d and 1", m.From, m.FromBoard, marks.Via, marks.Land, m.ToBoard, wantVia)
 	}
 	p.ClickSquare("play-boards", m.ToBoard, m.To)
 	if m.Promotion != "" {

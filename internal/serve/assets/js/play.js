@@ -1,11 +1,11 @@
-// The Play view: a game against the engine on both boards, with the
+// The Play view: a game against the engine on the variant's boards, with the
 // analysis pane and the move list.
 
 import { api, Search } from './api.js';
 import { TwinBoards } from './board.js';
 import { renderAnalysis } from './analysis.js';
 import { Clocks } from './clock.js';
-import { toast, copyText, choosePromotion, statusText, moveList, fenSide, fenFullmove } from './ui.js';
+import { toast, copyText, choosePromotion, chooseBoard, statusText, moveList, fenSide, fenFullmove } from './ui.js';
 
 const SETTINGS_KEY = 'alicezero.play';
 
@@ -23,6 +23,7 @@ export class PlayView {
       canMove: () => this.userToMove(),
       onMove: (m) => this.userMove(m),
       choosePromotion,
+      chooseBoard,
     });
     this.analysisBox = document.getElementById('play-analysis');
     // The page's clocks reaching zero asks the server, which rules on it.
@@ -331,7 +332,9 @@ export class PlayView {
   async paste() {
     const text = this.$('paste-text').value.trim();
     if (!text) return;
-    const isPGN = text.includes('[') || /\d\s*\.\s*[a-hNBRQKO]/.test(text) || !text.includes('/');
+    // A FEN starts with its eight ranks, seven slashes in one word; a '['
+    // does not make a PGN, as FEN bracket groups ([Q|p]) have them too.
+    const isPGN = !/^[^\s/]*(\/[^\s/]*){7}(\s|$)/.test(text);
     this.stopSearch();
     try {
       const body = { variant: this.settings.variant, time_control: this.timeControl(), ...(isPGN ? { pgn: text } : { fen: text }) };

@@ -1,4 +1,4 @@
-// The Review view: a PGN game stepped through on both boards, the
+// The Review view: a PGN game stepped through on its boards, the
 // engine's evaluation graph across it, and analysis of any position.
 
 import { api, Search } from './api.js';

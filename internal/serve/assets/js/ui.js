@@ -1,5 +1,5 @@
 // Small helpers shared by the views: messages, copying, the promotion
-// chooser.
+// and landing-board choosers.
 
 import { NS, pieceId } from './pieces.js';
 
@@ -24,36 +24,26 @@ export async function copyText(text, what) {
   }
 }
 
-// choosePromotion shows the four pieces a pawn may become over anchor and
-// resolves to the chosen move, or null when dismissed.
-export function choosePromotion(moves, anchor) {
+// choose shows a row of buttons over anchor, each made by fill(button,
+// choice), and resolves to the choice clicked, or null when dismissed
+// (Escape or ×). The promotion and landing-board choosers share it.
+function choose(anchor, label, choices, fill) {
   const box = document.getElementById('promo');
   box.replaceChildren();
-  const white = moves[0].piece === 'P';
+  box.setAttribute('aria-label', label);
   return new Promise((resolve) => {
-    const finish = (m) => {
+    const finish = (c) => {
       box.classList.add('hidden');
       document.removeEventListener('keydown', onKey);
-      resolve(m);
+      resolve(c);
     };
     const onKey = (ev) => { if (ev.key === 'Escape') finish(null); };
     document.addEventListener('keydown', onKey);
-    for (const kind of ['q', 'r', 'b', 'n']) {
-      const m = moves.find((x) => x.promotion === kind);
-      if (!m) continue;
+    for (const c of choices) {
       const b = document.createElement('button');
       b.className = 'promo-choice';
-      b.dataset.promotion = kind;
-      b.title = { q: 'Queen', r: 'Rook', b: 'Bishop', n: 'Knight' }[kind];
-      const svg = document.createElementNS(NS, 'svg');
-      svg.setAttribute('viewBox', '0 0 1 1');
-      const use = document.createElementNS(NS, 'use');
-      use.setAttribute('href', `#${pieceId(white ? kind.toUpperCase() : kind)}`);
-      use.setAttribute('width', '1');
-      use.setAttribute('height', '1');
-      svg.appendChild(use);
-      b.appendChild(svg);
-      b.addEventListener('click', () => finish(m));
+      fill(b, c);
+      b.addEventListener('click', () => finish(c));
       box.appendChild(b);
     }
     const cancel = document.createElement('button');
@@ -62,10 +52,45 @@ export function choosePromotion(moves, anchor) {
     cancel.title = 'Cancel';
     cancel.addEventListener('click', () => finish(null));
     box.appendChild(cancel);
-    const r = anchor.getBoundingClientRect();
-    box.style.left = `${window.scrollX + r.left + r.width / 2 - 130}px`;
-    box.style.top = `${window.scrollY + r.top + r.height / 2 - 40}px`;
+    // Centred over the anchor, measured once shown: the box is as wide as
+    // its choices.
     box.classList.remove('hidden');
+    const r = anchor.getBoundingClientRect();
+    box.style.left = `${window.scrollX + r.left + (r.width - box.offsetWidth) / 2}px`;
+    box.style.top = `${window.scrollY + r.top + (r.height - box.offsetHeight) / 2}px`;
+  });
+}
+
+// choosePromotion shows the four pieces a pawn may become over anchor and
+// resolves to the chosen move, or null when dismissed.
+export function choosePromotion(moves, anchor) {
+  const white = moves[0].piece === 'P';
+  const choices = ['q', 'r', 'b', 'n'].map((kind) => moves.find((m) => m.promotion === kind)).filter(Boolean);
+  return choose(anchor, 'Promote to', choices, (b, m) => {
+    b.dataset.promotion = m.promotion;
+    b.title = { q: 'Queen', r: 'Rook', b: 'Bishop', n: 'Knight' }[m.promotion];
+    const svg = document.createElementNS(NS, 'svg');
+    svg.setAttribute('viewBox', '0 0 1 1');
+    const use = document.createElementNS(NS, 'use');
+    use.setAttribute('href', `#${pieceId(white ? m.promotion.toUpperCase() : m.promotion)}`);
+    use.setAttribute('width', '1');
+    use.setAttribute('height', '1');
+    svg.appendChild(use);
+    b.appendChild(svg);
+  });
+}
+
+// chooseBoard asks on which board a man lands, where one from/to pair
+// may land on several (alice-3's choice, alice-stone's stay or transfer),
+// and resolves to the board's letter, or null when dismissed.
+export function chooseBoard(moves, anchor) {
+  const boards = [...new Set(moves.map((m) => m.to_board))].sort();
+  return choose(anchor, 'Land on board', boards, (b, board) => {
+    b.dataset.board = board;
+    b.classList.add('board-choice');
+    const stay = moves.some((m) => m.to_board === board && m.from_board === board);
+    b.title = stay ? `Stay on board ${board}` : `Land on board ${board}`;
+    b.textContent = board;
   });
 }
 
@@ -112,9 +137,12 @@ export function moveList(ol, moves, startSide, startFullmove, current, onPick) {
     const span = document.createElement('span');
     span.className = `move${i + 1 === current ? ' current' : ''}`;
     span.textContent = `${m.san}`;
-    const board = document.createElement('sub');
-    board.textContent = m.to_board;
-    span.appendChild(board);
+    // The landing board, unless the SAN already names it (alice-3's e4/C).
+    if (!m.san.endsWith(`/${m.to_board}`)) {
+      const board = document.createElement('sub');
+      board.textContent = m.to_board;
+      span.appendChild(board);
+    }
     span.dataset.ply = String(i + 1);
     if (onPick) span.addEventListener('click', () => onPick(i + 1));
     li.appendChild(span);
