@@ -235,7 +235,7 @@ func (op conv1x1FilterGradOp) Do(in ...G.Value) (G.Value, error) {
 				copy(xs[c*ld+col:c*ld+col+planeSquares], x[(p*cin+c)*planeSquares:])
 			}
 		}
-		k.gemmNT(rout, rin, ld, g, ld, xs, ld, dw[p0/conv1x1Slab*dwN:], rin)
+		k.gemmNT(rout, rin, ld, g, ld, xs, ld, dw[p0/conv1x1Slab*dwN:], rin, false)
 	})
 	d := out.Float32s()
 	for co := 0; co < cout; co++ {

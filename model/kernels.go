@@ -23,11 +23,11 @@ type fastKernels struct {
 	// products computes M_ξ = U_ξ·V_ξ for every ξ (see winoLayer).
 	products func(l *winoLayer, v, m []float32)
 	// winoOutAdj and winoInAdj are the transforms' adjoints, for training
-	// (see winoOutAdjointGo and winoInAdjointGo); gemmNT is C = A·Bᵀ
-	// (see gemmNTGo), for the filters' gradient.
+	// (see winoOutAdjointGo and winoInAdjointGo); gemmNT is C = A·Bᵀ, or
+	// C += A·Bᵀ with acc (see gemmNTGo), for the filters' gradient.
 	winoOutAdj func(dy []float32, cout int, dm []float32, ld, xiStride int)
 	winoInAdj  func(dv []float32, cin, xiStride int, dx []float32)
-	gemmNT     func(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int)
+	gemmNT     func(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, acc bool)
 	// reluGrad and channelSums are the ReLU's and the bias's gradients
 	// (see reluGradGo and channelSumsGo).
 	reluGrad    func(dy, y, d []float32)

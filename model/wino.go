@@ -299,32 +299,38 @@ func winoInAdjointGo(dv []float32, cin, xiStride int, dx []float32) {
 	}
 }
 
-// filterGradient turns the gradient dU of the transformed filters (for
-// each filter pair, its 16 points: du[(co·cin + ci)·16 + ξ]) into the
-// gradient of the 3×3 filters, dw [cout][cin][3][3]: the adjoint Gᵀ dU G
-// of the filter transform, in float64.
+// filterGradient turns the gradient dU of the transformed filters (point
+// ξ of filter pair (co, ci) at du[(co·16 + ξ)·cin + ci]) into the gradient
+// of the 3×3 filters, dw [cout][cin][3][3]: the adjoint Gᵀ dU G of the
+// filter transform, in float64.
 func filterGradient(du []float64, cin, cout int, dw []float32) {
 	g := [4][3]float64{{1, 0, 0}, {winoHalf, winoHalf, winoHalf}, {winoHalf, -winoHalf, winoHalf}, {0, 0, 1}}
-	for f := 0; f < cout*cin; f++ {
-		u := du[f*winoPoints : (f+1)*winoPoints]
-		var t [3][4]float64 // Gᵀ·dU
-		for a := 0; a < 3; a++ {
-			for j := 0; j < 4; j++ {
-				t[a][j] = g[0][a]*u[j] + g[1][a]*u[4+j] + g[2][a]*u[8+j] + g[3][a]*u[12+j]
+	for co := 0; co < cout; co++ {
+		for ci := 0; ci < cin; ci++ {
+			var u [winoPoints]float64
+			for xi := range u {
+				u[xi] = du[(co*winoPoints+xi)*cin+ci]
 			}
-		}
-		out := dw[f*9 : f*9+9]
-		for a := 0; a < 3; a++ {
-			for b := 0; b < 3; b++ {
-				out[a*3+b] = float32(t[a][0]*g[0][b] + t[a][1]*g[1][b] + t[a][2]*g[2][b] + t[a][3]*g[3][b])
+			var t [3][4]float64 // Gᵀ·dU
+			for a := 0; a < 3; a++ {
+				for j := 0; j < 4; j++ {
+					t[a][j] = g[0][a]*u[j] + g[1][a]*u[4+j] + g[2][a]*u[8+j] + g[3][a]*u[12+j]
+				}
+			}
+			out := dw[(co*cin+ci)*9 : (co*cin+ci)*9+9]
+			for a := 0; a < 3; a++ {
+				for b := 0; b < 3; b++ {
+					out[a*3+b] = float32(t[a][0]*g[0][b] + t[a][1]*g[1][b] + t[a][2]*g[2][b] + t[a][3]*g[3][b])
+				}
 			}
 		}
 	}
 }
 
-// gemmNTGo computes C = A·Bᵀ for row-major A (m×k) and B (n×k): every
-// element a dot product of two rows. The portable kernel.
-func gemmNTGo(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+// gemmNTGo computes C = A·Bᵀ (C += A·Bᵀ if acc) for row-major A (m×k)
+// and B (n×k): every element a dot product of two rows. The portable
+// kernel.
+func gemmNTGo(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, acc bool) {
 	for i := 0; i < m; i++ {
 		ar := a[i*lda : i*lda+k]
 		for j := 0; j < n; j++ {
@@ -332,6 +338,9 @@ func gemmNTGo(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float
 			var s float32
 			for l, v := range ar {
 				s += v * br[l]
+			}
+			if acc {
+				s += c[i*ldc+j]
 			}
 			c[i*ldc+j] = s
 		}

@@ -109,42 +109,46 @@ func fromLanesAVX2(src []float32, channels, s int, dst []float32, posStride int)
 }
 
 // gemmNT4x4AVX512 and gemmNT4x4AVX2 compute the 4×4 block C = A·Bᵀ of
-// rows of A and B (k a multiple of 16, resp. 8; strides in floats); see
-// wino_amd64.s.
+// rows of A and B (k a multiple of 16, resp. 8; strides in floats), or
+// C += A·Bᵀ if acc is not 0; see wino_amd64.s.
 //
 //go:noescape
-func gemmNT4x4AVX512(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+func gemmNT4x4AVX512(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc, acc int)
 
 //go:noescape
-func gemmNT4x4AVX2(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+func gemmNT4x4AVX2(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc, acc int)
 
 // gemmNTAVX512 is gemmNTGo on the AVX-512 block kernel where m and n are
 // multiples of 4 and k of 16 (as the filter gradient's products are), on
 // gemmNTGo otherwise.
-func gemmNTAVX512(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
-	gemmNTBlocks(m, n, k, 16, a, lda, b, ldb, c, ldc, gemmNT4x4AVX512)
+func gemmNTAVX512(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, acc bool) {
+	gemmNTBlocks(m, n, k, 16, a, lda, b, ldb, c, ldc, acc, gemmNT4x4AVX512)
 }
 
 // gemmNTAVX2 is gemmNTAVX512 on the AVX2 block kernel (k a multiple of 8).
-func gemmNTAVX2(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
-	gemmNTBlocks(m, n, k, 8, a, lda, b, ldb, c, ldc, gemmNT4x4AVX2)
+func gemmNTAVX2(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, acc bool) {
+	gemmNTBlocks(m, n, k, 8, a, lda, b, ldb, c, ldc, acc, gemmNT4x4AVX2)
 }
 
-func gemmNTBlocks(m, n, k, kUnit int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int,
-	kernel func(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)) {
+func gemmNTBlocks(m, n, k, kUnit int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, acc bool,
+	kernel func(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc, acc int)) {
 	if m == 0 || n == 0 {
 		return
 	}
 	if m%4 != 0 || n%4 != 0 || k == 0 || k%kUnit != 0 {
-		gemmNTGo(m, n, k, a, lda, b, ldb, c, ldc)
+		gemmNTGo(m, n, k, a, lda, b, ldb, c, ldc, acc)
 		return
 	}
 	if lda < k || ldb < k || ldc < n || len(a) < (m-1)*lda+k || len(b) < (n-1)*ldb+k || len(c) < (m-1)*ldc+n {
 		panic("model: gemmNT: matrix extents out of range")
 	}
+	ac := 0
+	if acc {
+		ac = 1
+	}
 	for i := 0; i < m; i += 4 {
 		for j := 0; j < n; j += 4 {
-			kernel(k, &a[i*lda], lda, &b[j*ldb], ldb, &c[i*ldc+j], ldc)
+			kernel(k, &a[i*lda], lda, &b[j*ldb], ldb, &c[i*ldc+j], ldc, ac)
 		}
 	}
 }

@@ -369,12 +369,22 @@ block:
 	VADDPS XB, XA, XA; \
 	VMOVUPS XA, DST
 
-// func gemmNT4x4AVX512(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// RED4ACC is RED4 adding the totals to the 4 floats at DST.
+#define RED4ACC(A, XA, B, XB, C, D, DST) \
+	VHADDPS B, A, A; \
+	VHADDPS D, C, C; \
+	VHADDPS C, A, A; \
+	VEXTRACTF128 $1, A, XB; \
+	VADDPS XB, XA, XA; \
+	VADDPS DST, XA, XA; \
+	VMOVUPS XA, DST
+
+// func gemmNT4x4AVX512(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc, acc int)
 //
 // C[0:4][0:4] = A[0:4][0:k] · B[0:4][0:k]ᵀ, every element the dot product
 // of a row of A and a row of B; k a multiple of 16, strides in floats.
 // Z0..Z15 hold 16 partial sums of each element, reduced at the end.
-TEXT ·gemmNT4x4AVX512(SB), NOSPLIT, $0-56
+TEXT ·gemmNT4x4AVX512(SB), NOSPLIT, $0-64
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ lda+16(FP), R8
@@ -469,6 +479,9 @@ nt512:
 	VEXTRACTF64X4 $1, Z15, Y16
 	VADDPS        Y16, Y15, Y15
 	LEAQ          (R10)(R10*2), R13
+	MOVQ          acc+56(FP), AX
+	TESTQ         AX, AX
+	JNZ           nt512acc
 	RED4(Y0, X0, Y1, X1, Y2, Y3, (DX))
 	RED4(Y4, X4, Y5, X5, Y6, Y7, (DX)(R10*1))
 	RED4(Y8, X8, Y9, X9, Y10, Y11, (DX)(R10*2))
@@ -476,11 +489,19 @@ nt512:
 	VZEROUPPER
 	RET
 
-// func gemmNT4x4AVX2(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+nt512acc:
+	RED4ACC(Y0, X0, Y1, X1, Y2, Y3, (DX))
+	RED4ACC(Y4, X4, Y5, X5, Y6, Y7, (DX)(R10*1))
+	RED4ACC(Y8, X8, Y9, X9, Y10, Y11, (DX)(R10*2))
+	RED4ACC(Y12, X12, Y13, X13, Y14, Y15, (DX)(R13*1))
+	VZEROUPPER
+	RET
+
+// func gemmNT4x4AVX2(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc, acc int)
 //
 // gemmNT4x4AVX512 for AVX2, k a multiple of 8: Y0..Y15 hold 8 partial
 // sums of each element; B's rows are read from memory by the FMAs.
-TEXT ·gemmNT4x4AVX2(SB), NOSPLIT, $0-56
+TEXT ·gemmNT4x4AVX2(SB), NOSPLIT, $0-64
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ lda+16(FP), R8
@@ -535,9 +556,20 @@ nt256:
 	JNZ         nt256
 
 	// Store rows 0..2, then compute row 3.
+	MOVQ acc+56(FP), AX
+	TESTQ AX, AX
+	JNZ  nt256acc
 	RED4(Y0, X0, Y1, X1, Y2, Y3, (DX))
 	RED4(Y4, X4, Y5, X5, Y6, Y7, (DX)(R10*1))
 	RED4(Y8, X8, Y9, X9, Y10, Y11, (DX)(R10*2))
+	JMP  nt256row3start
+
+nt256acc:
+	RED4ACC(Y0, X0, Y1, X1, Y2, Y3, (DX))
+	RED4ACC(Y4, X4, Y5, X5, Y6, Y7, (DX)(R10*1))
+	RED4ACC(Y8, X8, Y9, X9, Y10, Y11, (DX)(R10*2))
+
+nt256row3start:
 	MOVQ   k+0(FP), CX
 	MOVQ   a+8(FP), SI
 	MOVQ   b+24(FP), DI
@@ -560,7 +592,14 @@ nt256row3:
 	JNZ         nt256row3
 	LEAQ        (DX)(R10*2), DX
 	ADDQ        R10, DX
+	TESTQ       AX, AX
+	JNZ         nt256acc3
 	RED4(Y0, X0, Y1, X1, Y2, Y3, (DX))
+	VZEROUPPER
+	RET
+
+nt256acc3:
+	RED4ACC(Y0, X0, Y1, X1, Y2, Y3, (DX))
 	VZEROUPPER
 	RET
 

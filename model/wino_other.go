@@ -22,12 +22,12 @@ func fromLanesAVX2(src []float32, channels, s int, dst []float32, posStride int)
 	fromLanes(src, channels, s, dst, posStride)
 }
 
-func gemmNTAVX512(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
-	gemmNTGo(m, n, k, a, lda, b, ldb, c, ldc)
+func gemmNTAVX512(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, acc bool) {
+	gemmNTGo(m, n, k, a, lda, b, ldb, c, ldc, acc)
 }
 
-func gemmNTAVX2(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
-	gemmNTGo(m, n, k, a, lda, b, ldb, c, ldc)
+func gemmNTAVX2(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, acc bool) {
+	gemmNTGo(m, n, k, a, lda, b, ldb, c, ldc, acc)
 }
 
 func winoOutAdjointAVX2(dy []float32, cout int, dm []float32, ld, xiStride int) {

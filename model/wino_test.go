@@ -249,7 +249,8 @@ func TestLaneLayout(t *testing.T) {
 
 // Every kernel set's C = A·Bᵀ matches a float64 product, for the block
 // kernels' sizes and for sizes they leave to the portable loop, with
-// padded strides; it writes nothing outside C.
+// padded strides; it writes nothing outside C. With acc it adds A·Bᵀ to C
+// (here: twice the product after a second call).
 func TestGemmNT(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 19))
 	for _, name := range availableKernels() {
@@ -271,22 +272,25 @@ func TestGemmNT(t *testing.T) {
 			for i := range c {
 				c[i] = float32(math.NaN())
 			}
-			k.gemmNT(m, n, kk, a, lda, b, ldb, c, ldc)
-			for i := 0; i < m; i++ {
-				for j := 0; j < ldc; j++ {
-					got := c[i*ldc+j]
-					if j >= n {
-						if !math.IsNaN(float64(got)) {
-							t.Fatalf("%s %v: wrote C[%d][%d] outside C", name, sz, i, j)
+			for pass, acc := range []bool{false, true} {
+				k.gemmNT(m, n, kk, a, lda, b, ldb, c, ldc, acc)
+				for i := 0; i < m; i++ {
+					for j := 0; j < ldc; j++ {
+						got := c[i*ldc+j]
+						if j >= n {
+							if !math.IsNaN(float64(got)) {
+								t.Fatalf("%s %v: wrote C[%d][%d] outside C", name, sz, i, j)
+							}
+							continue
 						}
-						continue
-					}
-					var want float64
-					for l := 0; l < kk; l++ {
-						want += float64(a[i*lda+l]) * float64(b[j*ldb+l])
-					}
-					if d := math.Abs(float64(got) - want); d > 1e-5*math.Sqrt(float64(kk))+1e-6 {
-						t.Fatalf("%s %v: C[%d][%d] = %v, want %v", name, sz, i, j, got, want)
+						var want float64
+						for l := 0; l < kk; l++ {
+							want += float64(a[i*lda+l]) * float64(b[j*ldb+l])
+						}
+						want *= float64(pass + 1)
+						if d := math.Abs(float64(got) - want); d > 2e-5*math.Sqrt(float64(kk))+1e-6 {
+							t.Fatalf("%s %v acc=%v: C[%d][%d] = %v, want %v", name, sz, acc, i, j, got, want)
+						}
 					}
 				}
 			}

@@ -210,6 +210,8 @@ func TestWinoConvOpGradients(t *testing.T) {
 		{batch: 11, cin: 5, cout: 4, relu: false, residual: true, inputGrd: true},
 		{batch: 9, cin: 37, cout: 6, relu: true, inputGrd: false},
 		{batch: 70, cin: 3, cout: 9, relu: true, residual: true, inputGrd: true}, // 9 groups: 2 slabs
+		{batch: 41, cin: 6, cout: 5, relu: false, residual: true, inputGrd: false},
+		{batch: 17, cin: 37, cout: 32, relu: true, residual: true, inputGrd: true}, // the stem's and trunk's widths
 	}
 	for _, c := range cases {
 		t.Run(c.String(), func(t *testing.T) {
