@@ -249,3 +249,117 @@ func (op conv1x1FilterGradOp) Do(in ...G.Value) (G.Value, error) {
 	}
 	return out, nil
 }
+
+// planeMeanOp is the value head's global average pooling: input x
+// [batch, c·64] (c planes of 64 squares per position, as conv1x1Op
+// writes them), output [batch, c], each the mean of its plane. In place
+// of gorgonia's reshape and mean, whose gradient broadcasts by copying
+// one float at a time.
+type planeMeanOp struct {
+	channels int
+	out      outBuf
+}
+
+func (op planeMeanOp) Arity() int { return 1 }
+func (op planeMeanOp) Type() hm.Type {
+	m := G.TensorType{Dims: 2, Of: hm.TypeVariable('a')}
+	return hm.NewFnType(m, m)
+}
+func (op planeMeanOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
+	s, ok := oneShape(in)
+	if !ok || s.Dims() != 2 || s[1] != op.channels*planeSquares {
+		return nil, fmt.Errorf("%v: input shape %v does not fit", op, in)
+	}
+	return tensor.Shape{s[0], op.channels}, nil
+}
+func (op planeMeanOp) ReturnsPtr() bool      { return false }
+func (op planeMeanOp) CallsExtern() bool     { return false }
+func (op planeMeanOp) OverwritesInput() int  { return -1 }
+func (op planeMeanOp) WriteHash(h hash.Hash) { fmt.Fprint(h, "alicezero.", op.String()) }
+func (op planeMeanOp) Hashcode() uint32      { return hashOf(op) }
+func (op planeMeanOp) String() string        { return fmt.Sprintf("planeMean<%d>", op.channels) }
+
+func (op planeMeanOp) Do(in ...G.Value) (G.Value, error) {
+	x, err := denseF32(in, op)
+	if err != nil {
+		return nil, err
+	}
+	oshape, err := op.InferShape(x.Shape())
+	if err != nil {
+		return nil, err
+	}
+	out := op.out.tensor(oshape)
+	planeMeans(x.Float32s(), out.Float32s())
+	return out, nil
+}
+
+// planeMeans writes the mean of each block of 64 floats of x to y (eight
+// interleaved sums per block, combined pairwise, then scaled by 1/64,
+// which is exact).
+func planeMeans(x, y []float32) {
+	for i := range y {
+		blk := x[i*planeSquares : (i+1)*planeSquares : (i+1)*planeSquares]
+		var acc [8]float32
+		for r := 0; r < 8; r++ {
+			row := blk[r*8 : r*8+8 : r*8+8]
+			for l, v := range row {
+				acc[l] += v
+			}
+		}
+		y[i] = (((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]))) * (1.0 / planeSquares)
+	}
+}
+
+func (op planeMeanOp) DiffWRT(n int) []bool { return []bool{true}[:n] }
+
+// SymDiff implements gorgonia.SDOp.
+func (op planeMeanOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
+	dx, err := G.ApplyOp(planeMeanGradOp{channels: op.channels, out: newOutBuf()}, grad)
+	if err != nil {
+		return nil, err
+	}
+	return G.Nodes{dx}, nil
+}
+
+// planeMeanGradOp is planeMeanOp's gradient: input dy [batch, c], output
+// dx [batch, c·64] = dy/64 over each plane.
+type planeMeanGradOp struct {
+	channels int
+	out      outBuf
+}
+
+func (op planeMeanGradOp) Arity() int { return 1 }
+func (op planeMeanGradOp) Type() hm.Type {
+	m := G.TensorType{Dims: 2, Of: hm.TypeVariable('a')}
+	return hm.NewFnType(m, m)
+}
+func (op planeMeanGradOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
+	s, ok := oneShape(in)
+	if !ok || s.Dims() != 2 || s[1] != op.channels {
+		return nil, fmt.Errorf("%v: input shape %v does not fit", op, in)
+	}
+	return tensor.Shape{s[0], op.channels * planeSquares}, nil
+}
+func (op planeMeanGradOp) ReturnsPtr() bool      { return false }
+func (op planeMeanGradOp) CallsExtern() bool     { return false }
+func (op planeMeanGradOp) OverwritesInput() int  { return -1 }
+func (op planeMeanGradOp) WriteHash(h hash.Hash) { fmt.Fprint(h, "alicezero.", op.String()) }
+func (op planeMeanGradOp) Hashcode() uint32      { return hashOf(op) }
+func (op planeMeanGradOp) String() string        { return fmt.Sprintf("planeMeanGrad<%d>", op.channels) }
+
+func (op planeMeanGradOp) Do(in ...G.Value) (G.Value, error) {
+	dy, err := denseF32(in, op)
+	if err != nil {
+		return nil, err
+	}
+	oshape, err := op.InferShape(dy.Shape())
+	if err != nil {
+		return nil, err
+	}
+	out := op.out.tensor(oshape)
+	dx := out.Float32s()
+	for i, g := range dy.Float32s() {
+		fill(dx[i*planeSquares:(i+1)*planeSquares], g*(1.0/planeSquares))
+	}
+	return out, nil
+}
