@@ -134,21 +134,26 @@ func (l *winoLayer) set(xi, row, col int, v float32) {
 
 // transformFilter returns U = G f Gᵀ of a 3×3 filter f (its first 9
 // floats, row-major), point ξ = 4·row + column, computed in float64 and
-// rounded once.
+// rounded once. G = [[1, 0, 0], [½, ½, ½], [½, −½, ½], [0, 0, 1]]; its
+// products are written out (halving is exact), in the order of the sums
+// G·f·Gᵀ spells out, so the values are those of the plain matrix products.
 func transformFilter(f []float32) [winoPoints]float32 {
-	// G = [[1, 0, 0], [½, ½, ½], [½, −½, ½], [0, 0, 1]]
-	g := [4][3]float64{{1, 0, 0}, {winoHalf, winoHalf, winoHalf}, {winoHalf, -winoHalf, winoHalf}, {0, 0, 1}}
+	f = f[:9:9]
 	var t [4][3]float64 // G·f
-	for r := 0; r < 4; r++ {
-		for c := 0; c < 3; c++ {
-			t[r][c] = g[r][0]*float64(f[c]) + g[r][1]*float64(f[3+c]) + g[r][2]*float64(f[6+c])
-		}
+	for c := 0; c < 3; c++ {
+		f0, f1, f2 := float64(f[c]), float64(f[3+c]), float64(f[6+c])
+		t[0][c] = f0
+		t[1][c] = (f0 + f1 + f2) * winoHalf
+		t[2][c] = (f0 - f1 + f2) * winoHalf
+		t[3][c] = f2
 	}
 	var u [winoPoints]float32
-	for r := 0; r < 4; r++ {
-		for c := 0; c < 4; c++ { // (G·f)·Gᵀ
-			u[r*4+c] = float32(t[r][0]*g[c][0] + t[r][1]*g[c][1] + t[r][2]*g[c][2])
-		}
+	for r := 0; r < 4; r++ { // (G·f)·Gᵀ
+		t0, t1, t2 := t[r][0], t[r][1], t[r][2]
+		u[r*4] = float32(t0)
+		u[r*4+1] = float32((t0 + t1 + t2) * winoHalf)
+		u[r*4+2] = float32((t0 - t1 + t2) * winoHalf)
+		u[r*4+3] = float32(t2)
 	}
 	return u
 }

@@ -221,3 +221,21 @@ func channelSumsAVX2(x []float32, batch, channels, lo, hi int, sums []float32) {
 		sums[c] = sumBlocks64(&x[c*planeSquares], batch, channels*planeSquares)
 	}
 }
+
+// nonzeroBits16 writes, for each of blocks blocks of 16 floats from src, a
+// word of bits[i] set where a float is not ±0 (AVX-512); see wino_amd64.s.
+//
+//go:noescape
+func nonzeroBits16(src *float32, blocks int, bits *uint16)
+
+// nonzeroWords is nonzeroBits16 on slices where the CPU has AVX-512: it
+// fills bits[:len(src)/16] and returns how many it filled (0 without
+// AVX-512).
+func nonzeroWords(src []float32, bits []uint16) int {
+	n := min(len(src)/16, len(bits))
+	if !haveAVX512 || n == 0 {
+		return 0
+	}
+	nonzeroBits16(&src[0], n, &bits[0])
+	return n
+}

@@ -842,3 +842,26 @@ sumBlocksLoop:
 	VMOVSS       X0, ret+24(FP)
 	VZEROUPPER
 	RET
+
+// func nonzeroBits16(src *float32, blocks int, bits *uint16)
+//
+// For each of blocks blocks of 16 floats, writes a 16-bit word whose bit
+// i is set if float i is not zero (of either sign; NaNs count as not
+// zero): the floats' bits but the sign tested against zero. AVX-512.
+TEXT ·nonzeroBits16(SB), NOSPLIT, $0-24
+	MOVQ         src+0(FP), SI
+	MOVQ         blocks+8(FP), CX
+	MOVQ         bits+16(FP), DI
+	MOVL         $0x7fffffff, AX
+	VPBROADCASTD AX, Z1
+
+nzLoop:
+	VPTESTMD (SI), Z1, K1
+	KMOVW    K1, AX
+	MOVW     AX, (DI)
+	ADDQ     $64, SI
+	ADDQ     $2, DI
+	DECQ     CX
+	JNZ      nzLoop
+	VZEROUPPER
+	RET

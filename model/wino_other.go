@@ -43,3 +43,5 @@ func reluGradAVX2(dy, y, d []float32) { reluGradGo(dy, y, d) }
 func channelSumsAVX2(x []float32, batch, channels, lo, hi int, sums []float32) {
 	channelSumsGo(x, batch, channels, lo, hi, sums)
 }
+
+func nonzeroWords(src []float32, bits []uint16) int { return 0 }

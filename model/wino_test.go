@@ -412,3 +412,34 @@ func TestGradientKernelsExact(t *testing.T) {
 		}
 	}
 }
+
+// transformFilter's written-out products equal the plain matrix products
+// G f Gᵀ in float64, rounded once (up to the sign of zeros).
+func TestTransformFilterMatchesProducts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(26, 26))
+	g := [4][3]float64{{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}}
+	for trial := 0; trial < 2000; trial++ {
+		var f [9]float32
+		for i := range f {
+			f[i] = float32(rng.NormFloat64() * math.Pow(10, float64(rng.IntN(9)-4)))
+			if rng.IntN(8) == 0 {
+				f[i] = 0
+			}
+		}
+		var tt [4][3]float64
+		for r := 0; r < 4; r++ {
+			for c := 0; c < 3; c++ {
+				tt[r][c] = g[r][0]*float64(f[c]) + g[r][1]*float64(f[3+c]) + g[r][2]*float64(f[6+c])
+			}
+		}
+		got := transformFilter(f[:])
+		for r := 0; r < 4; r++ {
+			for c := 0; c < 4; c++ {
+				want := float32(tt[r][0]*g[c][0] + tt[r][1]*g[c][1] + tt[r][2]*g[c][2])
+				if got[r*4+c] != want {
+					t.Fatalf("filter %v: U[%d][%d] = %v, want %v", f, r, c, got[r*4+c], want)
+				}
+			}
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"hash"
 	"hash/fnv"
 	"math"
+	"math/bits"
 
 	"github.com/chewxy/hm"
 	G "gorgonia.org/gorgonia"
@@ -366,6 +367,22 @@ func maskedIndices[F float](mask []F, n int, idx []int32) []int32 {
 	m32 = m32[:n]
 	const abs = 0x7fffffff
 	j := 0
+	// With AVX-512, sixteen entries at a time to a bit mask, a chunk of
+	// words at once.
+	var words [64]uint16
+	for j+16 <= n {
+		w := nonzeroWords(m32[j:], words[:])
+		if w == 0 {
+			break
+		}
+		for i, b := range words[:w] {
+			for b != 0 {
+				idx = append(idx, int32(j+16*i+bits.TrailingZeros16(b)))
+				b &= b - 1
+			}
+		}
+		j += 16 * w
+	}
 	for ; j+4 <= n; j += 4 {
 		q := m32[j : j+4 : j+4]
 		b0, b1, b2, b3 := math.Float32bits(q[0])&abs, math.Float32bits(q[1])&abs, math.Float32bits(q[2])&abs, math.Float32bits(q[3])&abs

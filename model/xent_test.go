@@ -195,7 +195,7 @@ func TestMaskedXentEmptyMask(t *testing.T) {
 // maskedIndices finds exactly the entries a plain comparison with zero
 // finds, whatever the length, for float32 (the fast path) and float64.
 func TestMaskedIndices(t *testing.T) {
-	for _, n := range []int{0, 1, 3, 4, 5, 17, 4672} {
+	for _, n := range []int{0, 1, 3, 4, 5, 16, 17, 31, 1024, 1043, 4672} {
 		m32 := make([]float32, n)
 		m64 := make([]float64, n)
 		for i := range m32 {
