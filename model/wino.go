@@ -368,6 +368,50 @@ func toLanes(src []float32, channels, s int, dst []float32) {
 	}
 }
 
+// toLanesMasked is toLanes of src with every float zeroed where mask (of
+// src's layout) is not > 0: the ReLU's gradient mask, applied on the way
+// into the lane layout.
+func toLanesMasked(src, mask []float32, channels, s int, dst []float32) {
+	for c := 0; c < channels; c++ {
+		ch := dst[c*laneChannel : (c+1)*laneChannel]
+		for sq := 0; sq < planeSquares; sq++ {
+			d := ch[padSquare(sq)*lanes : padSquare(sq)*lanes+lanes : padSquare(sq)*lanes+lanes]
+			for p := 0; p < s; p++ {
+				i := (p*channels+c)*planeSquares + sq
+				if mask[i] > 0 {
+					d[p] = src[i]
+				} else {
+					d[p] = 0
+				}
+			}
+			clear(d[s:])
+		}
+	}
+}
+
+// laneSums writes the sum of the interior of each of channels channels of
+// src (lane layout) to sums: eight rows of 64 floats each, summed in the
+// order of sumBlocks64 (eight interleaved sums, combined pairwise).
+func laneSums(src []float32, channels int, sums []float32) {
+	for c := 0; c < channels; c++ {
+		var acc [8][8]float32
+		for r := 0; r < 8; r++ {
+			blk := src[c*laneChannel+padLaneFirst+r*laneRow:][:planeSquares]
+			for v := 0; v < 8; v++ {
+				for l := 0; l < 8; l++ {
+					acc[v][l] += blk[v*8+l]
+				}
+			}
+		}
+		var lane [8]float32
+		for l := 0; l < 8; l++ {
+			lane[l] = ((acc[0][l] + acc[1][l]) + (acc[2][l] + acc[3][l])) + ((acc[4][l] + acc[5][l]) + (acc[6][l] + acc[7][l]))
+		}
+		h := [4]float32{lane[0] + lane[4], lane[1] + lane[5], lane[2] + lane[6], lane[3] + lane[7]}
+		sums[c] = (h[0] + h[1]) + (h[2] + h[3])
+	}
+}
+
 // fromLanes writes the interior of channels [0, channels) of src (lane
 // layout) for lanes [0, s) to dst, position-major: dst[p·posStride +
 // c·64 + square].

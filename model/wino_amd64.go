@@ -239,3 +239,34 @@ func nonzeroWords(src []float32, bits []uint16) int {
 	nonzeroBits16(&src[0], n, &bits[0])
 	return n
 }
+
+// transpose8x8Masked is transpose8x8 of src masked by mask > 0; see
+// wino_amd64.s.
+//
+//go:noescape
+func transpose8x8Masked(src, mask *float32, srcStride, srcStep int, dst *float32, dstStride, dstStep, count int)
+
+// toLanesMaskedAVX2 is toLanesMasked with full groups transposed and
+// masked 8×8 in assembly.
+func toLanesMaskedAVX2(src, mask []float32, channels, s int, dst []float32) {
+	if s < lanes || channels < 1 {
+		toLanesMasked(src, mask, channels, s, dst)
+		return
+	}
+	if len(src) < lanes*channels*planeSquares || len(mask) < lanes*channels*planeSquares || len(dst) < channels*laneChannel {
+		panic("model: lane layout: buffers too small")
+	}
+	for c := 0; c < channels; c++ {
+		transpose8x8Masked(&src[c*planeSquares], &mask[c*planeSquares], channels*planeSquares, 8, &dst[c*laneChannel+padLaneFirst], lanes, laneRow, 8)
+	}
+}
+
+// laneSumsAVX2 is laneSums on the assembly kernel.
+func laneSumsAVX2(src []float32, channels int, sums []float32) {
+	if len(src) < channels*laneChannel || len(sums) < channels {
+		panic("model: lane sums: buffers too small")
+	}
+	for c := 0; c < channels; c++ {
+		sums[c] = sumBlocks64(&src[c*laneChannel+padLaneFirst], 8, laneRow)
+	}
+}

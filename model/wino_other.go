@@ -45,3 +45,9 @@ func channelSumsAVX2(x []float32, batch, channels, lo, hi int, sums []float32) {
 }
 
 func nonzeroWords(src []float32, bits []uint16) int { return 0 }
+
+func toLanesMaskedAVX2(src, mask []float32, channels, s int, dst []float32) {
+	toLanesMasked(src, mask, channels, s, dst)
+}
+
+func laneSumsAVX2(src []float32, channels int, sums []float32) { laneSums(src, channels, sums) }

@@ -443,3 +443,62 @@ func TestTransformFilterMatchesProducts(t *testing.T) {
 		}
 	}
 }
+
+// toLanesMasked is toLanes of the masked values (dy where the mask > 0,
+// else 0: negative, zero and NaN masks zero it) and writes no border;
+// laneSums sums each channel's interior, for every kernel set.
+func TestLaneLayoutMasked(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 27))
+	for _, name := range availableKernels() {
+		k, err := kernelSet(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ch := range []int{1, 3, 32} {
+			for s := 1; s <= lanes; s++ {
+				src := randomNormal(rng, s*ch*planeSquares, 1)
+				mask := randomNormal(rng, s*ch*planeSquares, 1)
+				for i := range mask {
+					switch rng.IntN(6) {
+					case 0:
+						mask[i] = 0
+					case 1:
+						mask[i] = float32(math.NaN())
+					}
+				}
+				masked := make([]float32, len(src))
+				for i := range src {
+					if mask[i] > 0 {
+						masked[i] = src[i]
+					}
+				}
+				want, got := make([]float32, ch*laneChannel), make([]float32, ch*laneChannel)
+				for i := range want {
+					want[i], got[i] = 7, 7 // the border stays as it was
+				}
+				toLanes(masked, ch, s, want)
+				k.toLanesMasked(src, mask, ch, s, got)
+				for i := range want {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) && !(got[i] == 0 && want[i] == 0) {
+						t.Fatalf("%s ch=%d s=%d: float %d = %v, want %v", name, ch, s, i, got[i], want[i])
+					}
+				}
+				clear(got)
+				k.toLanesMasked(src, mask, ch, s, got)
+				sums := make([]float32, ch)
+				k.laneSums(got, ch, sums)
+				for c := 0; c < ch; c++ {
+					var ref float64
+					for p := 0; p < s; p++ {
+						for q := 0; q < planeSquares; q++ {
+							ref += float64(masked[(p*ch+c)*planeSquares+q])
+						}
+					}
+					if d := math.Abs(float64(sums[c]) - ref); d > 1e-5*(1+math.Abs(ref)) {
+						t.Fatalf("%s ch=%d s=%d: channel %d sums to %v, want %v", name, ch, s, c, sums[c], ref)
+					}
+				}
+			}
+		}
+	}
+}

@@ -47,7 +47,6 @@ type convArena struct {
 type convScratch struct {
 	in, out, dx []float32 // lane layout; in's and out's borders stay zero
 	v, m        []float32 // transformed arrays of one group, or of a slab
-	pre         []float32 // one group's masked gradient, NCHW
 	sums        []float32 // one group's channel sums
 }
 
@@ -506,21 +505,23 @@ func (op winoConvGradOp) Do(in ...G.Value) (G.Value, error) {
 			lo, hi := g*lanes, min(batch, (g+1)*lanes)
 			n := hi - lo
 			gp := dy[lo*outN : hi*outN]
-			if op.relu {
-				dst := grown(&sc.pre, n*outN)
-				if op.residual {
-					dst = dPre[lo*outN : hi*outN]
-				}
+			switch {
+			case op.relu && op.residual: // dPre is an output
+				dst := dPre[lo*outN : hi*outN]
 				k.reluGrad(gp, y[lo*outN:hi*outN], dst)
-				gp = dst
-			} else if op.residual {
-				copy(dPre[lo*outN:hi*outN], gp)
+				k.toLanes(dst, cout, n, gl)
+			case op.relu: // masked on the way into the lane layout
+				k.toLanesMasked(gp, y[lo*outN:hi*outN], cout, n, gl)
+			default:
+				if op.residual {
+					copy(dPre[lo*outN:hi*outN], gp)
+				}
+				k.toLanes(gp, cout, n, gl)
 			}
-			k.channelSums(gp, n, cout, 0, cout, sums)
+			k.laneSums(gl, cout, sums) // the border and lanes n.. are zero
 			for c, sv := range sums {
 				bs[c] += float64(sv)
 			}
-			k.toLanes(gp, cout, n, gl)
 			k.winoOutAdj(gl, cout, dm, winoCols, xiM)
 			if op.inputGrad {
 				l := op.layer
