@@ -69,6 +69,17 @@ func (op conv1x1Op) Do(in ...G.Value) (G.Value, error) {
 	out := op.out.tensor(oshape)
 	x, w, b, y := ts[0].Float32s(), ts[1].Float32s(), ts[2].Float32s(), out.Float32s()
 	cin, cout, k := op.cin, op.cout, op.arena.k
+	if k.name == kernelsAVX512 {
+		a := op.arena
+		pw, pb := a.packRows(w, cout, cin, cin, 1, b)
+		a.run(oshape[0], lanes, func(wk, lo, hi int) {
+			blk := grown(&a.scratch(wk).blk, winoRowBlock*planeSquares)
+			for p := lo; p < hi; p++ {
+				packedRows(cin, cout, pw, pb, x[p*cin*planeSquares:(p+1)*cin*planeSquares], y[p*cout*planeSquares:(p+1)*cout*planeSquares], blk, op.relu)
+			}
+		})
+		return out, nil
+	}
 	op.arena.run(oshape[0], lanes, func(_, lo, hi int) {
 		for p := lo; p < hi; p++ {
 			yp := y[p*cout*planeSquares : (p+1)*cout*planeSquares]
@@ -153,6 +164,17 @@ func (op conv1x1InputGradOp) Do(in ...G.Value) (G.Value, error) {
 	out := op.out.tensor(oshape)
 	dPre, w, dx := ts[0].Float32s(), ts[1].Float32s(), out.Float32s()
 	cin, cout, k := op.cin, op.cout, op.arena.k
+	if k.name == kernelsAVX512 {
+		a := op.arena
+		pw, pb := a.packRows(w, cin, cout, 1, cin, nil) // Wᵀ
+		a.run(oshape[0], lanes, func(wk, lo, hi int) {
+			blk := grown(&a.scratch(wk).blk, winoRowBlock*planeSquares)
+			for p := lo; p < hi; p++ {
+				packedRows(cout, cin, pw, pb, dPre[p*cout*planeSquares:(p+1)*cout*planeSquares], dx[p*cin*planeSquares:(p+1)*cin*planeSquares], blk, false)
+			}
+		})
+		return out, nil
+	}
 	wt := grown(op.wt, cin*cout)
 	transposeInto(cout, cin, w, cin, wt, cout)
 	op.arena.run(oshape[0], lanes, func(_, lo, hi int) {
@@ -362,4 +384,42 @@ func (op planeMeanGradOp) Do(in ...G.Value) (G.Value, error) {
 		fill(dx[i*planeSquares:(i+1)*planeSquares], g*(1.0/planeSquares))
 	}
 	return out, nil
+}
+
+// packRows packs the rows×k matrix whose element (r, l) is
+// src[r·rowStride + l·colStride] as the AVX-512 product reads its A: for
+// each block of winoRowBlock rows, k groups of winoRowBlock floats, the
+// rows beyond rows zero; and the rows' bias (zeros if bias is nil) padded
+// alike. The arrays are the arena's, valid until the next call.
+func (a *convArena) packRows(src []float32, rows, k, rowStride, colStride int, bias []float32) (packed, pbias []float32) {
+	n := (rows + winoPadRows) / winoRowBlock * winoRowBlock
+	packed, pbias = grown(&a.pack, n*k), grown(&a.packBias, n)
+	clear(pbias)
+	copy(pbias, bias)
+	for r := 0; r < n; r++ {
+		blk, rr := r/winoRowBlock, r%winoRowBlock
+		dst := packed[blk*winoRowBlock*k+rr:]
+		for l := 0; l < k; l++ {
+			v := float32(0)
+			if r < rows {
+				v = src[r*rowStride+l*colStride]
+			}
+			dst[l*winoRowBlock] = v
+		}
+	}
+	return packed, pbias
+}
+
+// packedRows computes y = act(A·x + bias) for one position: A (rows×k,
+// packed by packRows with its bias), x [k][64], y [rows][64]; the last
+// partial block of rows goes through blk (winoRowBlock×64 floats).
+func packedRows(k, rows int, a, bias, x, y, blk []float32, relu bool) {
+	full := rows / winoRowBlock * winoRowBlock
+	for r := 0; r < full; r += winoRowBlock {
+		packedProductBias(k, a[r*k:], x, planeSquares, y[r*planeSquares:], planeSquares, planeSquares, bias[r:], relu)
+	}
+	if full < rows {
+		packedProductBias(k, a[full*k:], x, planeSquares, blk, planeSquares, planeSquares, bias[full:], relu)
+		copy(y[full*planeSquares:rows*planeSquares], blk)
+	}
 }

@@ -270,3 +270,24 @@ func laneSumsAVX2(src []float32, channels int, sums []float32) {
 		sums[c] = sumBlocks64(&src[c*laneChannel+padLaneFirst], 8, laneRow)
 	}
 }
+
+// sgemmPacked8x32Bias is sgemmPacked8x32 with each row's sums started
+// from its bias and, if relu is not 0, clamped at zero (NaNs kept); see
+// wino_amd64.s.
+//
+//go:noescape
+func sgemmPacked8x32Bias(k int, a, b *float32, ldb int, c *float32, ldc, n int, bias *float32, relu int)
+
+// packedProductBias computes C[0:8][0:n] = A·B + bias, clamped at zero if
+// relu, for A packed as k groups of 8 floats (8 rows side by side), B
+// row-major k×n (stride ldb), n a multiple of 32, on the AVX-512 kernel.
+func packedProductBias(k int, a, b []float32, ldb int, c []float32, ldc, n int, bias []float32, relu bool) {
+	if k < 1 || n < 32 || n%32 != 0 || ldb < n || ldc < n || len(a) < 8*k || len(b) < (k-1)*ldb+n || len(c) < 7*ldc+n || len(bias) < 8 {
+		panic("model: packed product: matrix extents out of range")
+	}
+	r := 0
+	if relu {
+		r = 1
+	}
+	sgemmPacked8x32Bias(k, &a[0], &b[0], ldb, &c[0], ldc, n, &bias[0], r)
+}

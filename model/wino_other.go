@@ -51,3 +51,8 @@ func toLanesMaskedAVX2(src, mask []float32, channels, s int, dst []float32) {
 }
 
 func laneSumsAVX2(src []float32, channels int, sums []float32) { laneSums(src, channels, sums) }
+
+// packedProductBias is never called without the AVX-512 kernel set.
+func packedProductBias(k int, a, b []float32, ldb int, c []float32, ldc, n int, bias []float32, relu bool) {
+	panic("model: packed product: no AVX-512 kernels in this build")
+}

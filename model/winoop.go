@@ -42,12 +42,15 @@ type convArena struct {
 	slabs     []float32 // the filter gradient ops' per-slab sums
 	sums      []float64 // their total
 	biasSlabs []float64 // winoConvGradOp's per-slab bias sums
+	pack      []float32 // the 1×1 ops' packed filters (packRows)
+	packBias  []float32
 }
 
 type convScratch struct {
 	in, out, dx []float32 // lane layout; in's and out's borders stay zero
 	v, m        []float32 // transformed arrays of one group, or of a slab
 	sums        []float32 // one group's channel sums
+	blk         []float32 // one block of rows of a 1×1 product
 }
 
 func newConvArena() (*convArena, error) {
