@@ -23,8 +23,9 @@ type fastKernels struct {
 	// toLanesMasked is toLanes through the ReLU's gradient mask, and
 	// laneSums sums each channel of a lane layout (see the functions of
 	// those names).
-	toLanesMasked func(src, mask []float32, channels, s int, dst []float32)
-	laneSums      func(src []float32, channels int, sums []float32)
+	toLanesMasked     func(src, mask []float32, channels, s int, dst []float32)
+	toLanesMaskedKeep func(src, mask, keep []float32, channels, s int, dst []float32)
+	laneSums          func(src []float32, channels int, sums []float32)
 	// products computes M_ξ = U_ξ·V_ξ for every ξ (see winoLayer).
 	products func(l *winoLayer, v, m []float32)
 	// winoOutAdj and winoInAdj are the transforms' adjoints, for training
@@ -81,15 +82,15 @@ func kernelSet(name string) (*fastKernels, error) {
 	case kernelsAVX512:
 		return &fastKernels{name: name, winoIn: winoInputAVX2, winoOut: winoOutputAVX2, toLanes: toLanesAVX2, fromLanes: fromLanesAVX2,
 			winoOutAdj: winoOutAdjointAVX2, winoInAdj: winoInAdjointAVX2, gemmNT: gemmNTAVX512, reluGrad: reluGradAVX2, channelSums: channelSumsAVX2, products: productsAVX512, gemm: gemmAccAVX2, gemmTo: gemmToAVX2,
-			toLanesMasked: toLanesMaskedAVX2, laneSums: laneSumsAVX2}, nil
+			toLanesMasked: toLanesMaskedAVX2, toLanesMaskedKeep: toLanesMaskedKeepAVX2, laneSums: laneSumsAVX2}, nil
 	case kernelsAVX2:
 		return &fastKernels{name: name, winoIn: winoInputAVX2, winoOut: winoOutputAVX2, toLanes: toLanesAVX2, fromLanes: fromLanesAVX2,
 			winoOutAdj: winoOutAdjointAVX2, winoInAdj: winoInAdjointAVX2, gemmNT: gemmNTAVX2, reluGrad: reluGradAVX2, channelSums: channelSumsAVX2, products: productsAVX2, gemm: gemmAccAVX2, gemmTo: gemmToAVX2,
-			toLanesMasked: toLanesMaskedAVX2, laneSums: laneSumsAVX2}, nil
+			toLanesMasked: toLanesMaskedAVX2, toLanesMaskedKeep: toLanesMaskedKeepAVX2, laneSums: laneSumsAVX2}, nil
 	default:
 		return &fastKernels{name: name, winoIn: winoInputGo, winoOut: winoOutputGo, toLanes: toLanes, fromLanes: fromLanes,
 			winoOutAdj: winoOutAdjointGo, winoInAdj: winoInAdjointGo, gemmNT: gemmNTGo, reluGrad: reluGradGo, channelSums: channelSumsGo, products: productsGo, gemm: gemmAccGonum, gemmTo: gemmToGonum,
-			toLanesMasked: toLanesMasked, laneSums: laneSums}, nil
+			toLanesMasked: toLanesMasked, toLanesMaskedKeep: toLanesMaskedKeep, laneSums: laneSums}, nil
 	}
 }
 

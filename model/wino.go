@@ -97,11 +97,18 @@ func (l *winoLayer) setFilters(w, bias []float32) {
 // setFilterRange is setFilters for output channels [co0, co1) only (which
 // goroutines can share out).
 func (l *winoLayer) setFilterRange(w, bias []float32, co0, co1 int) {
+	cin := l.cin
+	uStep, pStep := l.cout*cin, l.rows*cin // between points ξ
 	for co := co0; co < co1; co++ {
-		for ci := 0; ci < l.cin; ci++ {
-			u := transformFilter(w[(co*l.cin+ci)*9:])
+		ub := co * cin                                           // U_ξ[co][0] at ξ = 0
+		pb := co/winoRowBlock*winoRowBlock*cin + co%winoRowBlock // its packed place
+		for ci := 0; ci < cin; ci++ {
+			u := transformFilter(w[(co*cin+ci)*9:])
+			uu := l.u[ub+ci : ub+ci+(winoPoints-1)*uStep+1]
+			pp := l.packed[pb+ci*winoRowBlock : pb+ci*winoRowBlock+(winoPoints-1)*pStep+1]
 			for xi, v := range u {
-				l.set(xi, co, ci, v)
+				uu[xi*uStep] = v
+				pp[xi*pStep] = v
 			}
 		}
 	}
@@ -115,21 +122,22 @@ func (l *winoLayer) setFilterRange(w, bias []float32, co0, co1 int) {
 // convolution's output gradient back to its input, for src's output
 // channels [co0, co1) (which goroutines can share out). No bias.
 func (l *winoLayer) setTransposeOf(src *winoLayer, co0, co1 int) {
+	// l's rows are src's columns ci, its columns src's rows co: a block of
+	// winoRowBlock rows of l's packed filters holds, for each co, src's
+	// row co at columns [blk, blk+winoRowBlock) side by side.
 	for xi := 0; xi < winoPoints; xi++ {
+		ut := l.u[xi*l.cout*l.cin : (xi+1)*l.cout*l.cin]
+		pt := l.packed[xi*l.rows*l.cin : (xi+1)*l.rows*l.cin]
 		for co := co0; co < co1; co++ {
 			row := src.u[(xi*src.cout+co)*src.cin:][:src.cin]
 			for ci, v := range row {
-				l.set(xi, ci, co, v)
+				ut[ci*l.cin+co] = v
+			}
+			for blk := 0; blk < src.cin; blk += winoRowBlock {
+				copy(pt[blk*l.cin+co*winoRowBlock:][:winoRowBlock], row[blk:min(blk+winoRowBlock, src.cin)])
 			}
 		}
 	}
-}
-
-// set stores U_ξ[row][col] in both layouts.
-func (l *winoLayer) set(xi, row, col int, v float32) {
-	l.u[(xi*l.cout+row)*l.cin+col] = v
-	blk, r := row/winoRowBlock, row%winoRowBlock
-	l.packed[(xi*l.rows+blk*winoRowBlock)*l.cin+col*winoRowBlock+r] = v
 }
 
 // transformFilter returns U = G f Gᵀ of a 3×3 filter f (its first 9
@@ -387,6 +395,14 @@ func toLanesMasked(src, mask []float32, channels, s int, dst []float32) {
 			clear(d[s:])
 		}
 	}
+}
+
+// toLanesMaskedKeep is toLanesMasked that also writes the masked values,
+// in src's layout, to keep.
+func toLanesMaskedKeep(src, mask, keep []float32, channels, s int, dst []float32) {
+	n := s * channels * planeSquares
+	reluGradGo(src[:n], mask[:n], keep[:n])
+	toLanes(keep, channels, s, dst)
 }
 
 // laneSums writes the sum of the interior of each of channels channels of

@@ -291,3 +291,24 @@ func packedProductBias(k int, a, b []float32, ldb int, c []float32, ldc, n int, 
 	}
 	sgemmPacked8x32Bias(k, &a[0], &b[0], ldb, &c[0], ldc, n, &bias[0], r)
 }
+
+// transpose8x8MaskedKeep is transpose8x8Masked that also stores the
+// masked rows at keep; see wino_amd64.s.
+//
+//go:noescape
+func transpose8x8MaskedKeep(src, mask, keep *float32, srcStride, srcStep int, dst *float32, dstStride, dstStep, count int)
+
+// toLanesMaskedKeepAVX2 is toLanesMaskedKeep with full groups in assembly.
+func toLanesMaskedKeepAVX2(src, mask, keep []float32, channels, s int, dst []float32) {
+	if s < lanes || channels < 1 {
+		toLanesMaskedKeep(src, mask, keep, channels, s, dst)
+		return
+	}
+	n := lanes * channels * planeSquares
+	if len(src) < n || len(mask) < n || len(keep) < n || len(dst) < channels*laneChannel {
+		panic("model: lane layout: buffers too small")
+	}
+	for c := 0; c < channels; c++ {
+		transpose8x8MaskedKeep(&src[c*planeSquares], &mask[c*planeSquares], &keep[c*planeSquares], channels*planeSquares, 8, &dst[c*laneChannel+padLaneFirst], lanes, laneRow, 8)
+	}
+}

@@ -576,6 +576,107 @@ block:
 	VZEROUPPER
 	RET
 
+// func transpose8x8MaskedKeep(src, mask, keep *float32, srcStride, srcStep int, dst *float32, dstStride, dstStep, count int)
+//
+// transpose8x8Masked that also stores the masked rows, untransposed, at
+// the same offsets from keep. AVX2.
+TEXT ·transpose8x8MaskedKeep(SB), NOSPLIT, $0-72
+	MOVQ src+0(FP), SI
+	MOVQ mask+8(FP), DX
+	MOVQ keep+16(FP), R15
+	MOVQ srcStride+24(FP), R8
+	MOVQ srcStep+32(FP), R10
+	MOVQ dst+40(FP), DI
+	MOVQ dstStride+48(FP), R9
+	MOVQ dstStep+56(FP), R11
+	MOVQ count+64(FP), CX
+	SHLQ $2, R8
+	SHLQ $2, R9
+	SHLQ $2, R10
+	SHLQ $2, R11
+	LEAQ (R8)(R8*2), R12 // 3 source rows
+	LEAQ (R9)(R9*2), R13 // 3 destination rows
+
+block:
+	MOVQ    SI, AX
+	VMOVUPS (AX), Y0
+	VMOVUPS (AX)(R8*1), Y1
+	VMOVUPS (AX)(R8*2), Y2
+	VMOVUPS (AX)(R12*1), Y3
+	LEAQ    (AX)(R8*4), AX
+	VMOVUPS (AX), Y4
+	VMOVUPS (AX)(R8*1), Y5
+	VMOVUPS (AX)(R8*2), Y6
+	VMOVUPS (AX)(R12*1), Y7
+
+	// Zero where the mask is not > 0.
+	VXORPS  Y9, Y9, Y9
+	MOVQ    DX, AX
+	MASKROW((AX), Y0)
+	MASKROW((AX)(R8*1), Y1)
+	MASKROW((AX)(R8*2), Y2)
+	MASKROW((AX)(R12*1), Y3)
+	LEAQ    (AX)(R8*4), AX
+	MASKROW((AX), Y4)
+	MASKROW((AX)(R8*1), Y5)
+	MASKROW((AX)(R8*2), Y6)
+	MASKROW((AX)(R12*1), Y7)
+	MOVQ    R15, AX
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, (AX)(R8*1)
+	VMOVUPS Y2, (AX)(R8*2)
+	VMOVUPS Y3, (AX)(R12*1)
+	LEAQ    (AX)(R8*4), AX
+	VMOVUPS Y4, (AX)
+	VMOVUPS Y5, (AX)(R8*1)
+	VMOVUPS Y6, (AX)(R8*2)
+	VMOVUPS Y7, (AX)(R12*1)
+
+	// Interleave pairs of rows, then pairs of pairs, then the halves.
+	VUNPCKLPS Y1, Y0, Y8
+	VUNPCKHPS Y1, Y0, Y9
+	VUNPCKLPS Y3, Y2, Y10
+	VUNPCKHPS Y3, Y2, Y11
+	VUNPCKLPS Y5, Y4, Y12
+	VUNPCKHPS Y5, Y4, Y13
+	VUNPCKLPS Y7, Y6, Y14
+	VUNPCKHPS Y7, Y6, Y15
+	VSHUFPS   $0x44, Y10, Y8, Y0
+	VSHUFPS   $0xEE, Y10, Y8, Y1
+	VSHUFPS   $0x44, Y11, Y9, Y2
+	VSHUFPS   $0xEE, Y11, Y9, Y3
+	VSHUFPS   $0x44, Y14, Y12, Y4
+	VSHUFPS   $0xEE, Y14, Y12, Y5
+	VSHUFPS   $0x44, Y15, Y13, Y6
+	VSHUFPS   $0xEE, Y15, Y13, Y7
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x20, Y5, Y1, Y9
+	VPERM2F128 $0x20, Y6, Y2, Y10
+	VPERM2F128 $0x20, Y7, Y3, Y11
+	VPERM2F128 $0x31, Y4, Y0, Y12
+	VPERM2F128 $0x31, Y5, Y1, Y13
+	VPERM2F128 $0x31, Y6, Y2, Y14
+	VPERM2F128 $0x31, Y7, Y3, Y15
+
+	MOVQ    DI, BX
+	VMOVUPS Y8, (BX)
+	VMOVUPS Y9, (BX)(R9*1)
+	VMOVUPS Y10, (BX)(R9*2)
+	VMOVUPS Y11, (BX)(R13*1)
+	LEAQ    (BX)(R9*4), BX
+	VMOVUPS Y12, (BX)
+	VMOVUPS Y13, (BX)(R9*1)
+	VMOVUPS Y14, (BX)(R9*2)
+	VMOVUPS Y15, (BX)(R13*1)
+	ADDQ    R10, SI
+	ADDQ    R10, DX
+	ADDQ    R10, R15
+	ADDQ    R11, DI
+	DECQ    CX
+	JNZ     block
+	VZEROUPPER
+	RET
+
 // RED4 reduces four YMM sums A, B, C, D (8 partial sums each; XA and XB
 // name A's and B's lower halves) to the four totals, stored as 4 floats at
 // DST: two rounds of pairwise horizontal adds within each 128-bit half,

@@ -56,3 +56,7 @@ func laneSumsAVX2(src []float32, channels int, sums []float32) { laneSums(src, c
 func packedProductBias(k int, a, b []float32, ldb int, c []float32, ldc, n int, bias []float32, relu bool) {
 	panic("model: packed product: no AVX-512 kernels in this build")
 }
+
+func toLanesMaskedKeepAVX2(src, mask, keep []float32, channels, s int, dst []float32) {
+	toLanesMaskedKeep(src, mask, keep, channels, s, dst)
+}

@@ -446,7 +446,8 @@ func TestTransformFilterMatchesProducts(t *testing.T) {
 
 // toLanesMasked is toLanes of the masked values (dy where the mask > 0,
 // else 0: negative, zero and NaN masks zero it) and writes no border;
-// laneSums sums each channel's interior, for every kernel set.
+// toLanesMaskedKeep also keeps the masked values; laneSums sums each
+// channel's interior, for every kernel set.
 func TestLaneLayoutMasked(t *testing.T) {
 	rng := rand.New(rand.NewPCG(27, 27))
 	for _, name := range availableKernels() {
@@ -481,6 +482,30 @@ func TestLaneLayoutMasked(t *testing.T) {
 				for i := range want {
 					if math.Float32bits(got[i]) != math.Float32bits(want[i]) && !(got[i] == 0 && want[i] == 0) {
 						t.Fatalf("%s ch=%d s=%d: float %d = %v, want %v", name, ch, s, i, got[i], want[i])
+					}
+				}
+				// With keep: the same lanes, and the masked values in src's layout.
+				got2 := make([]float32, ch*laneChannel)
+				for i := range got2 {
+					got2[i] = 7
+				}
+				keep := make([]float32, len(src)+5)
+				for i := range keep {
+					keep[i] = -3
+				}
+				k.toLanesMaskedKeep(src, mask, keep, ch, s, got2)
+				for i := range got {
+					if math.Float32bits(got2[i]) != math.Float32bits(got[i]) {
+						t.Fatalf("%s ch=%d s=%d: with keep, float %d = %v, want %v", name, ch, s, i, got2[i], got[i])
+					}
+				}
+				for i, v := range keep {
+					want := float32(-3)
+					if i < len(masked) {
+						want = masked[i]
+					}
+					if v != want {
+						t.Fatalf("%s ch=%d s=%d: kept float %d = %v, want %v", name, ch, s, i, v, want)
 					}
 				}
 				clear(got)

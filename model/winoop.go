@@ -509,10 +509,8 @@ func (op winoConvGradOp) Do(in ...G.Value) (G.Value, error) {
 			n := hi - lo
 			gp := dy[lo*outN : hi*outN]
 			switch {
-			case op.relu && op.residual: // dPre is an output
-				dst := dPre[lo*outN : hi*outN]
-				k.reluGrad(gp, y[lo*outN:hi*outN], dst)
-				k.toLanes(dst, cout, n, gl)
+			case op.relu && op.residual: // dPre is an output too
+				k.toLanesMaskedKeep(gp, y[lo*outN:hi*outN], dPre[lo*outN:hi*outN], cout, n, gl)
 			case op.relu: // masked on the way into the lane layout
 				k.toLanesMasked(gp, y[lo*outN:hi*outN], cout, n, gl)
 			default:
