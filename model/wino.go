@@ -99,16 +99,29 @@ func (l *winoLayer) setFilters(w, bias []float32) {
 func (l *winoLayer) setFilterRange(w, bias []float32, co0, co1 int) {
 	cin := l.cin
 	uStep, pStep := l.cout*cin, l.rows*cin // between points ξ
+	// Sixteen filters of one output channel at a time, transformed into
+	// us, then stored point by point: the points are 4 KiB apart at 32
+	// channels, and storing each filter's 16 points at once thrashed one
+	// cache set.
+	const chunk = 16
+	var us [winoPoints][chunk]float32
 	for co := co0; co < co1; co++ {
-		ub := co * cin                                           // U_ξ[co][0] at ξ = 0
-		pb := co/winoRowBlock*winoRowBlock*cin + co%winoRowBlock // its packed place
-		for ci := 0; ci < cin; ci++ {
-			u := transformFilter(w[(co*cin+ci)*9:])
-			uu := l.u[ub+ci : ub+ci+(winoPoints-1)*uStep+1]
-			pp := l.packed[pb+ci*winoRowBlock : pb+ci*winoRowBlock+(winoPoints-1)*pStep+1]
-			for xi, v := range u {
-				uu[xi*uStep] = v
-				pp[xi*pStep] = v
+		pb := co/winoRowBlock*winoRowBlock*cin + co%winoRowBlock // packed place of U_ξ[co][0] at ξ = 0
+		for c0 := 0; c0 < cin; c0 += chunk {
+			c1 := min(c0+chunk, cin)
+			for ci := c0; ci < c1; ci++ {
+				u := transformFilter(w[(co*cin+ci)*9:])
+				for xi, v := range u {
+					us[xi][ci-c0] = v
+				}
+			}
+			for xi := range us {
+				src := us[xi][:c1-c0]
+				copy(l.u[xi*uStep+co*cin+c0:][:len(src)], src)
+				pp := l.packed[xi*pStep+pb+c0*winoRowBlock:][:(len(src)-1)*winoRowBlock+1]
+				for i, v := range src {
+					pp[i*winoRowBlock] = v
+				}
 			}
 		}
 	}
@@ -315,26 +328,26 @@ func winoInAdjointGo(dv []float32, cin, xiStride int, dx []float32) {
 // filterGradient turns the gradient dU of the transformed filters (point
 // ξ of filter pair (co, ci) at du[(co·16 + ξ)·cin + ci]) into the gradient
 // of the 3×3 filters, dw [cout][cin][3][3]: the adjoint Gᵀ dU G of the
-// filter transform, in float64.
+// filter transform, in float64, G's products written out (halving is
+// exact) in the order of the plain matrix products' sums.
 func filterGradient(du []float64, cin, cout int, dw []float32) {
-	g := [4][3]float64{{1, 0, 0}, {winoHalf, winoHalf, winoHalf}, {winoHalf, -winoHalf, winoHalf}, {0, 0, 1}}
+	const h = winoHalf
 	for co := 0; co < cout; co++ {
+		d := du[co*winoPoints*cin : (co+1)*winoPoints*cin]
 		for ci := 0; ci < cin; ci++ {
-			var u [winoPoints]float64
-			for xi := range u {
-				u[xi] = du[(co*winoPoints+xi)*cin+ci]
-			}
 			var t [3][4]float64 // Gᵀ·dU
-			for a := 0; a < 3; a++ {
-				for j := 0; j < 4; j++ {
-					t[a][j] = g[0][a]*u[j] + g[1][a]*u[4+j] + g[2][a]*u[8+j] + g[3][a]*u[12+j]
-				}
+			for j := 0; j < 4; j++ {
+				u0, u1, u2, u3 := d[j*cin+ci], d[(4+j)*cin+ci], d[(8+j)*cin+ci], d[(12+j)*cin+ci]
+				t[0][j] = u0 + h*u1 + h*u2
+				t[1][j] = h*u1 - h*u2
+				t[2][j] = h*u1 + h*u2 + u3
 			}
 			out := dw[(co*cin+ci)*9 : (co*cin+ci)*9+9]
 			for a := 0; a < 3; a++ {
-				for b := 0; b < 3; b++ {
-					out[a*3+b] = float32(t[a][0]*g[0][b] + t[a][1]*g[1][b] + t[a][2]*g[2][b] + t[a][3]*g[3][b])
-				}
+				t0, t1, t2, t3 := t[a][0], t[a][1], t[a][2], t[a][3]
+				out[a*3] = float32(t0 + h*t1 + h*t2)
+				out[a*3+1] = float32(h*t1 - h*t2)
+				out[a*3+2] = float32(h*t1 + h*t2 + t3)
 			}
 		}
 	}

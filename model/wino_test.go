@@ -527,3 +527,42 @@ func TestLaneLayoutMasked(t *testing.T) {
 		}
 	}
 }
+
+// filterGradient's written-out products equal the plain matrix products
+// Gᵀ dU G in float64, rounded once (up to the sign of zeros).
+func TestFilterGradientMatchesProducts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 29))
+	g := [4][3]float64{{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}}
+	const cin, cout = 3, 5
+	du := make([]float64, cout*winoPoints*cin)
+	for trial := 0; trial < 200; trial++ {
+		for i := range du {
+			du[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(9)-4))
+			if rng.IntN(8) == 0 {
+				du[i] = 0
+			}
+		}
+		dw := make([]float32, cout*cin*9)
+		filterGradient(du, cin, cout, dw)
+		for co := 0; co < cout; co++ {
+			for ci := 0; ci < cin; ci++ {
+				var u [16]float64
+				for xi := range u {
+					u[xi] = du[(co*winoPoints+xi)*cin+ci]
+				}
+				for a := 0; a < 3; a++ {
+					var tt [4]float64
+					for j := 0; j < 4; j++ {
+						tt[j] = g[0][a]*u[j] + g[1][a]*u[4+j] + g[2][a]*u[8+j] + g[3][a]*u[12+j]
+					}
+					for b := 0; b < 3; b++ {
+						want := float32(tt[0]*g[0][b] + tt[1]*g[1][b] + tt[2]*g[2][b] + tt[3]*g[3][b])
+						if got := dw[(co*cin+ci)*9+a*3+b]; got != want {
+							t.Fatalf("dw[%d][%d][%d][%d] = %v, want %v", co, ci, a, b, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
