@@ -80,9 +80,9 @@ func kernelSet(name string) (*fastKernels, error) {
 	}
 	switch name {
 	case kernelsAVX512:
-		return &fastKernels{name: name, winoIn: winoInputAVX2, winoOut: winoOutputAVX2, toLanes: toLanesAVX2, fromLanes: fromLanesAVX2,
+		return &fastKernels{name: name, winoIn: winoInputAVX2, winoOut: winoOutputAVX2, toLanes: toLanesAVX512, fromLanes: fromLanesAVX2,
 			winoOutAdj: winoOutAdjointAVX2, winoInAdj: winoInAdjointAVX2, gemmNT: gemmNTAVX512, reluGrad: reluGradAVX2, channelSums: channelSumsAVX2, products: productsAVX512, gemm: gemmAccAVX2, gemmTo: gemmToAVX2,
-			toLanesMasked: toLanesMaskedAVX2, toLanesMaskedKeep: toLanesMaskedKeepAVX2, laneSums: laneSumsAVX2}, nil
+			toLanesMasked: toLanesMaskedAVX512, toLanesMaskedKeep: toLanesMaskedKeepAVX512, laneSums: laneSumsAVX2}, nil
 	case kernelsAVX2:
 		return &fastKernels{name: name, winoIn: winoInputAVX2, winoOut: winoOutputAVX2, toLanes: toLanesAVX2, fromLanes: fromLanesAVX2,
 			winoOutAdj: winoOutAdjointAVX2, winoInAdj: winoInAdjointAVX2, gemmNT: gemmNTAVX2, reluGrad: reluGradAVX2, channelSums: channelSumsAVX2, products: productsAVX2, gemm: gemmAccAVX2, gemmTo: gemmToAVX2,

@@ -312,3 +312,53 @@ func toLanesMaskedKeepAVX2(src, mask, keep []float32, channels, s int, dst []flo
 		transpose8x8MaskedKeep(&src[c*planeSquares], &mask[c*planeSquares], &keep[c*planeSquares], channels*planeSquares, 8, &dst[c*laneChannel+padLaneFirst], lanes, laneRow, 8)
 	}
 }
+
+// toLanes512 is toLanes for full groups, transposing two 8×8 blocks per
+// ZMM register, and toLanesMasked512 the same through the ReLU's gradient
+// mask, keeping the masked values if keep is not nil (AVX-512); see
+// wino_amd64.s.
+//
+//go:noescape
+func toLanes512(src, dst *float32, channels, posStride int)
+
+//go:noescape
+func toLanesMasked512(src, mask, keep, dst *float32, channels, posStride int)
+
+// toLanesAVX512 is toLanes on toLanes512 for full groups.
+func toLanesAVX512(src []float32, channels, s int, dst []float32) {
+	if s < lanes || channels < 1 {
+		toLanes(src, channels, s, dst)
+		return
+	}
+	if len(src) < lanes*channels*planeSquares || len(dst) < channels*laneChannel {
+		panic("model: lane layout: buffers too small")
+	}
+	toLanes512(&src[0], &dst[0], channels, channels*planeSquares)
+}
+
+// toLanesMaskedAVX512 is toLanesMasked on toLanesMasked512 for full groups.
+func toLanesMaskedAVX512(src, mask []float32, channels, s int, dst []float32) {
+	if s < lanes || channels < 1 {
+		toLanesMasked(src, mask, channels, s, dst)
+		return
+	}
+	n := lanes * channels * planeSquares
+	if len(src) < n || len(mask) < n || len(dst) < channels*laneChannel {
+		panic("model: lane layout: buffers too small")
+	}
+	toLanesMasked512(&src[0], &mask[0], nil, &dst[0], channels, channels*planeSquares)
+}
+
+// toLanesMaskedKeepAVX512 is toLanesMaskedKeep on toLanesMasked512 for
+// full groups.
+func toLanesMaskedKeepAVX512(src, mask, keep []float32, channels, s int, dst []float32) {
+	if s < lanes || channels < 1 {
+		toLanesMaskedKeep(src, mask, keep, channels, s, dst)
+		return
+	}
+	n := lanes * channels * planeSquares
+	if len(src) < n || len(mask) < n || len(keep) < n || len(dst) < channels*laneChannel {
+		panic("model: lane layout: buffers too small")
+	}
+	toLanesMasked512(&src[0], &mask[0], &keep[0], &dst[0], channels, channels*planeSquares)
+}

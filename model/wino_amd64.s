@@ -1185,3 +1185,224 @@ nzLoop:
 	JNZ      nzLoop
 	VZEROUPPER
 	RET
+
+// Qword indices of VPERMI2PD that pair the 128-bit lanes of two ZMM
+// registers A and B within each 256-bit half: lo = [A0 B0 | A2 B2], hi =
+// [A1 B1 | A3 B3] (lanes of 4 floats), as VPERM2F128 $0x20 and $0x31 do
+// for YMM.
+DATA pairLanesLo<>+0(SB)/8, $0
+DATA pairLanesLo<>+8(SB)/8, $1
+DATA pairLanesLo<>+16(SB)/8, $8
+DATA pairLanesLo<>+24(SB)/8, $9
+DATA pairLanesLo<>+32(SB)/8, $4
+DATA pairLanesLo<>+40(SB)/8, $5
+DATA pairLanesLo<>+48(SB)/8, $12
+DATA pairLanesLo<>+56(SB)/8, $13
+GLOBL pairLanesLo<>(SB), RODATA|NOPTR, $64
+DATA pairLanesHi<>+0(SB)/8, $2
+DATA pairLanesHi<>+8(SB)/8, $3
+DATA pairLanesHi<>+16(SB)/8, $10
+DATA pairLanesHi<>+24(SB)/8, $11
+DATA pairLanesHi<>+32(SB)/8, $6
+DATA pairLanesHi<>+40(SB)/8, $7
+DATA pairLanesHi<>+48(SB)/8, $14
+DATA pairLanesHi<>+56(SB)/8, $15
+GLOBL pairLanesHi<>(SB), RODATA|NOPTR, $64
+
+// TRANS2 transposes, in each 256-bit half independently, the 8×8 block
+// whose rows are Z0..Z7 into Z8..Z15 (row i of the result is column i),
+// as transpose8x8 does for YMM; Z30 and Z31 hold pairLanesLo and
+// pairLanesHi.
+#define TRANS2 \
+	VUNPCKLPS Z1, Z0, Z8; \
+	VUNPCKHPS Z1, Z0, Z9; \
+	VUNPCKLPS Z3, Z2, Z10; \
+	VUNPCKHPS Z3, Z2, Z11; \
+	VUNPCKLPS Z5, Z4, Z12; \
+	VUNPCKHPS Z5, Z4, Z13; \
+	VUNPCKLPS Z7, Z6, Z14; \
+	VUNPCKHPS Z7, Z6, Z15; \
+	VSHUFPS   $0x44, Z10, Z8, Z0; \
+	VSHUFPS   $0xEE, Z10, Z8, Z1; \
+	VSHUFPS   $0x44, Z11, Z9, Z2; \
+	VSHUFPS   $0xEE, Z11, Z9, Z3; \
+	VSHUFPS   $0x44, Z14, Z12, Z4; \
+	VSHUFPS   $0xEE, Z14, Z12, Z5; \
+	VSHUFPS   $0x44, Z15, Z13, Z6; \
+	VSHUFPS   $0xEE, Z15, Z13, Z7; \
+	VMOVAPD   Z30, Z8; \
+	VPERMI2PD Z4, Z0, Z8; \
+	VMOVAPD   Z30, Z9; \
+	VPERMI2PD Z5, Z1, Z9; \
+	VMOVAPD   Z30, Z10; \
+	VPERMI2PD Z6, Z2, Z10; \
+	VMOVAPD   Z30, Z11; \
+	VPERMI2PD Z7, Z3, Z11; \
+	VMOVAPD   Z31, Z12; \
+	VPERMI2PD Z4, Z0, Z12; \
+	VMOVAPD   Z31, Z13; \
+	VPERMI2PD Z5, Z1, Z13; \
+	VMOVAPD   Z31, Z14; \
+	VPERMI2PD Z6, Z2, Z14; \
+	VMOVAPD   Z31, Z15; \
+	VPERMI2PD Z7, Z3, Z15
+
+// func toLanes512(src, dst *float32, channels, posStride int)
+//
+// toLanes for 8 positions (posStride floats apart at src, channels planes
+// of 64 each) into dst's interior (lane layout), two ranks at a time: one
+// ZMM load takes ranks r and r+1 of a position. AVX-512.
+TEXT ·toLanes512(SB), NOSPLIT, $0-32
+	MOVQ      src+0(FP), SI
+	MOVQ      dst+8(FP), DI
+	MOVQ      channels+16(FP), CX
+	MOVQ      posStride+24(FP), R8
+	SHLQ      $2, R8
+	LEAQ      (R8)(R8*2), R12 // 3 positions
+	VMOVDQU64 pairLanesLo<>(SB), Z30
+	VMOVDQU64 pairLanesHi<>(SB), Z31
+
+tlChannel:
+	MOVQ $4, DX     // rank pairs
+	MOVQ SI, R10    // ranks r, r+1 of position 0
+	LEAQ 352(DI), R11 // dst interior: (10+1)·8 floats
+
+tlPair:
+	MOVQ      R10, AX
+	VMOVUPS   (AX), Z0
+	VMOVUPS   (AX)(R8*1), Z1
+	VMOVUPS   (AX)(R8*2), Z2
+	VMOVUPS   (AX)(R12*1), Z3
+	LEAQ      (AX)(R8*4), AX
+	VMOVUPS   (AX), Z4
+	VMOVUPS   (AX)(R8*1), Z5
+	VMOVUPS   (AX)(R8*2), Z6
+	VMOVUPS   (AX)(R12*1), Z7
+	TRANS2
+	// Row f of rank r at dst + f·8 floats, of rank r+1 one padded rank
+	// (80 floats) further.
+	VMOVUPS       Y8, (R11)
+	VEXTRACTF64X4 $1, Z8, 320(R11)
+	VMOVUPS       Y9, 32(R11)
+	VEXTRACTF64X4 $1, Z9, 352(R11)
+	VMOVUPS       Y10, 64(R11)
+	VEXTRACTF64X4 $1, Z10, 384(R11)
+	VMOVUPS       Y11, 96(R11)
+	VEXTRACTF64X4 $1, Z11, 416(R11)
+	VMOVUPS       Y12, 128(R11)
+	VEXTRACTF64X4 $1, Z12, 448(R11)
+	VMOVUPS       Y13, 160(R11)
+	VEXTRACTF64X4 $1, Z13, 480(R11)
+	VMOVUPS       Y14, 192(R11)
+	VEXTRACTF64X4 $1, Z14, 512(R11)
+	VMOVUPS       Y15, 224(R11)
+	VEXTRACTF64X4 $1, Z15, 544(R11)
+	ADDQ          $64, R10  // two ranks of 8 floats
+	ADDQ          $640, R11 // two padded ranks
+	DECQ          DX
+	JNZ           tlPair
+	ADDQ          $256, SI  // next plane
+	ADDQ          $3200, DI // next channel: 800 floats
+	DECQ          CX
+	JNZ           tlChannel
+	VZEROUPPER
+	RET
+
+// MASK2 zeroes the floats of R where the 16 floats at M are not > 0
+// (Z29 holds zeros; Z28 and K1 are clobbered).
+#define MASK2(M, R) \
+	VMOVUPS   M, Z28; \
+	VCMPPS    $0x0e, Z29, Z28, K1; \
+	VMOVAPS.Z R, K1, R
+
+// func toLanesMasked512(src, mask, keep, dst *float32, channels, posStride int)
+//
+// toLanes512 of src with every float zeroed where the float at the same
+// offset from mask is not > 0 (the ReLU's gradient mask); if keep is not
+// nil, the masked values are also stored at the same offsets from keep.
+// AVX-512.
+TEXT ·toLanesMasked512(SB), NOSPLIT, $0-48
+	MOVQ      src+0(FP), SI
+	MOVQ      mask+8(FP), BX
+	MOVQ      keep+16(FP), R9
+	MOVQ      dst+24(FP), DI
+	MOVQ      channels+32(FP), CX
+	MOVQ      posStride+40(FP), R8
+	SUBQ      SI, BX // mask and keep as offsets from src
+	SUBQ      SI, R9
+	VPXORD    Z29, Z29, Z29
+	SHLQ      $2, R8
+	LEAQ      (R8)(R8*2), R12 // 3 positions
+	VMOVDQU64 pairLanesLo<>(SB), Z30
+	VMOVDQU64 pairLanesHi<>(SB), Z31
+
+tmChannel:
+	MOVQ $4, DX     // rank pairs
+	MOVQ SI, R10    // ranks r, r+1 of position 0
+	LEAQ 352(DI), R11 // dst interior: (10+1)·8 floats
+
+tmPair:
+	MOVQ      R10, AX
+	VMOVUPS   (AX), Z0
+	VMOVUPS   (AX)(R8*1), Z1
+	VMOVUPS   (AX)(R8*2), Z2
+	VMOVUPS   (AX)(R12*1), Z3
+	LEAQ      (AX)(R8*4), AX
+	VMOVUPS   (AX), Z4
+	VMOVUPS   (AX)(R8*1), Z5
+	VMOVUPS   (AX)(R8*2), Z6
+	VMOVUPS   (AX)(R12*1), Z7
+	LEAQ      (R10)(BX*1), AX // the mask's rows
+	MASK2((AX), Z0)
+	MASK2((AX)(R8*1), Z1)
+	MASK2((AX)(R8*2), Z2)
+	MASK2((AX)(R12*1), Z3)
+	LEAQ      (AX)(R8*4), AX
+	MASK2((AX), Z4)
+	MASK2((AX)(R8*1), Z5)
+	MASK2((AX)(R8*2), Z6)
+	MASK2((AX)(R12*1), Z7)
+	MOVQ      keep+16(FP), AX
+	TESTQ     AX, AX
+	JZ        tmTrans
+	LEAQ      (R10)(R9*1), AX // keep's rows
+	VMOVUPS   Z0, (AX)
+	VMOVUPS   Z1, (AX)(R8*1)
+	VMOVUPS   Z2, (AX)(R8*2)
+	VMOVUPS   Z3, (AX)(R12*1)
+	LEAQ      (AX)(R8*4), AX
+	VMOVUPS   Z4, (AX)
+	VMOVUPS   Z5, (AX)(R8*1)
+	VMOVUPS   Z6, (AX)(R8*2)
+	VMOVUPS   Z7, (AX)(R12*1)
+
+tmTrans:
+	TRANS2
+	// Row f of rank r at dst + f·8 floats, of rank r+1 one padded rank
+	// (80 floats) further.
+	VMOVUPS       Y8, (R11)
+	VEXTRACTF64X4 $1, Z8, 320(R11)
+	VMOVUPS       Y9, 32(R11)
+	VEXTRACTF64X4 $1, Z9, 352(R11)
+	VMOVUPS       Y10, 64(R11)
+	VEXTRACTF64X4 $1, Z10, 384(R11)
+	VMOVUPS       Y11, 96(R11)
+	VEXTRACTF64X4 $1, Z11, 416(R11)
+	VMOVUPS       Y12, 128(R11)
+	VEXTRACTF64X4 $1, Z12, 448(R11)
+	VMOVUPS       Y13, 160(R11)
+	VEXTRACTF64X4 $1, Z13, 480(R11)
+	VMOVUPS       Y14, 192(R11)
+	VEXTRACTF64X4 $1, Z14, 512(R11)
+	VMOVUPS       Y15, 224(R11)
+	VEXTRACTF64X4 $1, Z15, 544(R11)
+	ADDQ          $64, R10  // two ranks of 8 floats
+	ADDQ          $640, R11 // two padded ranks
+	DECQ          DX
+	JNZ           tmPair
+	ADDQ          $256, SI  // next plane
+	ADDQ          $3200, DI // next channel: 800 floats
+	DECQ          CX
+	JNZ           tmChannel
+	VZEROUPPER
+	RET

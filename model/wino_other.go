@@ -60,3 +60,13 @@ func packedProductBias(k int, a, b []float32, ldb int, c []float32, ldc, n int, 
 func toLanesMaskedKeepAVX2(src, mask, keep []float32, channels, s int, dst []float32) {
 	toLanesMaskedKeep(src, mask, keep, channels, s, dst)
 }
+
+func toLanesAVX512(src []float32, channels, s int, dst []float32) { toLanes(src, channels, s, dst) }
+
+func toLanesMaskedAVX512(src, mask []float32, channels, s int, dst []float32) {
+	toLanesMasked(src, mask, channels, s, dst)
+}
+
+func toLanesMaskedKeepAVX512(src, mask, keep []float32, channels, s int, dst []float32) {
+	toLanesMaskedKeep(src, mask, keep, channels, s, dst)
+}
