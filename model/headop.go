@@ -185,8 +185,8 @@ func (op conv1x1InputGradOp) Do(in ...G.Value) (G.Value, error) {
 	return out, nil
 }
 
-// conv1x1Slab is how many positions conv1x1FilterGradOp gathers into one
-// dot-product of depth conv1x1Slab·64; slabs are summed in a fixed order.
+// conv1x1Slab is how many positions conv1x1FilterGradOp sums into one
+// array, in order; slabs are summed in a fixed order.
 const conv1x1Slab = 64
 
 // conv1x1FilterGradOp: inputs dPre [batch, cout·64] and x
@@ -242,22 +242,23 @@ func (op conv1x1FilterGradOp) Do(in ...G.Value) (G.Value, error) {
 	dwN := rout * rin
 	dw := grown(&a.slabs, slabs*dwN)
 	a.run(batch, conv1x1Slab, func(wk, p0, p1 int) {
-		sc, k := a.scratch(wk), a.k
-		ld := (p1 - p0) * planeSquares
-		// Gather the slab channel-major: row c holds channel c of every
-		// position, so that each product is one long dot product.
-		g := grown(&sc.m, rout*ld)
-		xs := grown(&sc.v, rin*ld)
+		k := a.k
+		slab := dw[p0/conv1x1Slab*dwN : (p0/conv1x1Slab+1)*dwN]
+		// Position by position, dW_slab += dPre_p · x_pᵀ: rows are planes
+		// of 64 squares, as they lie. The rows beyond cout and cin read
+		// the next position's planes (or, for the last, scratch padding)
+		// and are never read back.
 		for p := p0; p < p1; p++ {
-			col := (p - p0) * planeSquares
-			for c := 0; c < cout; c++ {
-				copy(g[c*ld+col:c*ld+col+planeSquares], dPre[(p*cout+c)*planeSquares:])
+			g, xs := dPre[p*cout*planeSquares:], x[p*cin*planeSquares:]
+			if p == batch-1 && (rout > cout || rin > cin) {
+				sc := a.scratch(wk)
+				g = grown(&sc.m, rout*planeSquares)
+				copy(g, dPre[p*cout*planeSquares:(p+1)*cout*planeSquares])
+				xs = grown(&sc.v, rin*planeSquares)
+				copy(xs, x[p*cin*planeSquares:(p+1)*cin*planeSquares])
 			}
-			for c := 0; c < cin; c++ {
-				copy(xs[c*ld+col:c*ld+col+planeSquares], x[(p*cin+c)*planeSquares:])
-			}
+			k.gemmNT(rout, rin, planeSquares, g, planeSquares, xs, planeSquares, slab, rin, p > p0)
 		}
-		k.gemmNT(rout, rin, ld, g, ld, xs, ld, dw[p0/conv1x1Slab*dwN:], rin, false)
 	})
 	d := out.Float32s()
 	for co := 0; co < cout; co++ {
