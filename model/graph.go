@@ -136,8 +136,12 @@ func buildNet(cfg Config, batch int, vals []*tensor.Dense, arena *convArena) (ng
 	ng.policy = conv1(p, "policy.logits", false)
 
 	v := conv1(x, "value.conv", true)
-	v = must(G.Reshape(v, tensor.Shape{batch, cfg.ValueChannels, env.PlaneSize}))
-	v = must(G.Mean(v, 2)) // global average pooling
+	if arena != nil {
+		v = must(G.ApplyOp(planeMeanOp{channels: cfg.ValueChannels, out: newOutBuf()}, v)) // global average pooling
+	} else {
+		v = must(G.Reshape(v, tensor.Shape{batch, cfg.ValueChannels, env.PlaneSize}))
+		v = must(G.Mean(v, 2)) // global average pooling
+	}
 	v = relu(fc(v, "value.fc1"))
 	ng.value = fc(v, "value.fc2")
 	return ng, nil

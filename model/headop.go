@@ -69,6 +69,17 @@ func (op conv1x1Op) Do(in ...G.Value) (G.Value, error) {
 	out := op.out.tensor(oshape)
 	x, w, b, y := ts[0].Float32s(), ts[1].Float32s(), ts[2].Float32s(), out.Float32s()
 	cin, cout, k := op.cin, op.cout, op.arena.k
+	if k.name == kernelsAVX512 {
+		a := op.arena
+		pw, pb := a.packRows(w, cout, cin, cin, 1, b)
+		a.run(oshape[0], lanes, func(wk, lo, hi int) {
+			blk := grown(&a.scratch(wk).blk, winoRowBlock*planeSquares)
+			for p := lo; p < hi; p++ {
+				packedRows(cin, cout, pw, pb, x[p*cin*planeSquares:(p+1)*cin*planeSquares], y[p*cout*planeSquares:(p+1)*cout*planeSquares], blk, op.relu)
+			}
+		})
+		return out, nil
+	}
 	op.arena.run(oshape[0], lanes, func(_, lo, hi int) {
 		for p := lo; p < hi; p++ {
 			yp := y[p*cout*planeSquares : (p+1)*cout*planeSquares]
@@ -153,6 +164,17 @@ func (op conv1x1InputGradOp) Do(in ...G.Value) (G.Value, error) {
 	out := op.out.tensor(oshape)
 	dPre, w, dx := ts[0].Float32s(), ts[1].Float32s(), out.Float32s()
 	cin, cout, k := op.cin, op.cout, op.arena.k
+	if k.name == kernelsAVX512 {
+		a := op.arena
+		pw, pb := a.packRows(w, cin, cout, 1, cin, nil) // Wᵀ
+		a.run(oshape[0], lanes, func(wk, lo, hi int) {
+			blk := grown(&a.scratch(wk).blk, winoRowBlock*planeSquares)
+			for p := lo; p < hi; p++ {
+				packedRows(cout, cin, pw, pb, dPre[p*cout*planeSquares:(p+1)*cout*planeSquares], dx[p*cin*planeSquares:(p+1)*cin*planeSquares], blk, false)
+			}
+		})
+		return out, nil
+	}
 	wt := grown(op.wt, cin*cout)
 	transposeInto(cout, cin, w, cin, wt, cout)
 	op.arena.run(oshape[0], lanes, func(_, lo, hi int) {
@@ -163,8 +185,8 @@ func (op conv1x1InputGradOp) Do(in ...G.Value) (G.Value, error) {
 	return out, nil
 }
 
-// conv1x1Slab is how many positions conv1x1FilterGradOp gathers into one
-// dot-product of depth conv1x1Slab·64; slabs are summed in a fixed order.
+// conv1x1Slab is how many positions conv1x1FilterGradOp sums into one
+// array, in order; slabs are summed in a fixed order.
 const conv1x1Slab = 64
 
 // conv1x1FilterGradOp: inputs dPre [batch, cout·64] and x
@@ -220,22 +242,23 @@ func (op conv1x1FilterGradOp) Do(in ...G.Value) (G.Value, error) {
 	dwN := rout * rin
 	dw := grown(&a.slabs, slabs*dwN)
 	a.run(batch, conv1x1Slab, func(wk, p0, p1 int) {
-		sc, k := a.scratch(wk), a.k
-		ld := (p1 - p0) * planeSquares
-		// Gather the slab channel-major: row c holds channel c of every
-		// position, so that each product is one long dot product.
-		g := grown(&sc.m, rout*ld)
-		xs := grown(&sc.v, rin*ld)
+		k := a.k
+		slab := dw[p0/conv1x1Slab*dwN : (p0/conv1x1Slab+1)*dwN]
+		// Position by position, dW_slab += dPre_p · x_pᵀ: rows are planes
+		// of 64 squares, as they lie. The rows beyond cout and cin read
+		// the next position's planes (or, for the last, scratch padding)
+		// and are never read back.
 		for p := p0; p < p1; p++ {
-			col := (p - p0) * planeSquares
-			for c := 0; c < cout; c++ {
-				copy(g[c*ld+col:c*ld+col+planeSquares], dPre[(p*cout+c)*planeSquares:])
+			g, xs := dPre[p*cout*planeSquares:], x[p*cin*planeSquares:]
+			if p == batch-1 && (rout > cout || rin > cin) {
+				sc := a.scratch(wk)
+				g = grown(&sc.m, rout*planeSquares)
+				copy(g, dPre[p*cout*planeSquares:(p+1)*cout*planeSquares])
+				xs = grown(&sc.v, rin*planeSquares)
+				copy(xs, x[p*cin*planeSquares:(p+1)*cin*planeSquares])
 			}
-			for c := 0; c < cin; c++ {
-				copy(xs[c*ld+col:c*ld+col+planeSquares], x[(p*cin+c)*planeSquares:])
-			}
+			k.gemmNT(rout, rin, planeSquares, g, planeSquares, xs, planeSquares, slab, rin, p > p0)
 		}
-		k.gemmNT(rout, rin, ld, g, ld, xs, ld, dw[p0/conv1x1Slab*dwN:], rin)
 	})
 	d := out.Float32s()
 	for co := 0; co < cout; co++ {
@@ -248,4 +271,156 @@ func (op conv1x1FilterGradOp) Do(in ...G.Value) (G.Value, error) {
 		}
 	}
 	return out, nil
+}
+
+// planeMeanOp is the value head's global average pooling: input x
+// [batch, c·64] (c planes of 64 squares per position, as conv1x1Op
+// writes them), output [batch, c], each the mean of its plane. In place
+// of gorgonia's reshape and mean, whose gradient broadcasts by copying
+// one float at a time.
+type planeMeanOp struct {
+	channels int
+	out      outBuf
+}
+
+func (op planeMeanOp) Arity() int { return 1 }
+func (op planeMeanOp) Type() hm.Type {
+	m := G.TensorType{Dims: 2, Of: hm.TypeVariable('a')}
+	return hm.NewFnType(m, m)
+}
+func (op planeMeanOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
+	s, ok := oneShape(in)
+	if !ok || s.Dims() != 2 || s[1] != op.channels*planeSquares {
+		return nil, fmt.Errorf("%v: input shape %v does not fit", op, in)
+	}
+	return tensor.Shape{s[0], op.channels}, nil
+}
+func (op planeMeanOp) ReturnsPtr() bool      { return false }
+func (op planeMeanOp) CallsExtern() bool     { return false }
+func (op planeMeanOp) OverwritesInput() int  { return -1 }
+func (op planeMeanOp) WriteHash(h hash.Hash) { fmt.Fprint(h, "alicezero.", op.String()) }
+func (op planeMeanOp) Hashcode() uint32      { return hashOf(op) }
+func (op planeMeanOp) String() string        { return fmt.Sprintf("planeMean<%d>", op.channels) }
+
+func (op planeMeanOp) Do(in ...G.Value) (G.Value, error) {
+	x, err := denseF32(in, op)
+	if err != nil {
+		return nil, err
+	}
+	oshape, err := op.InferShape(x.Shape())
+	if err != nil {
+		return nil, err
+	}
+	out := op.out.tensor(oshape)
+	planeMeans(x.Float32s(), out.Float32s())
+	return out, nil
+}
+
+// planeMeans writes the mean of each block of 64 floats of x to y (eight
+// interleaved sums per block, combined pairwise, then scaled by 1/64,
+// which is exact).
+func planeMeans(x, y []float32) {
+	for i := range y {
+		blk := x[i*planeSquares : (i+1)*planeSquares : (i+1)*planeSquares]
+		var acc [8]float32
+		for r := 0; r < 8; r++ {
+			row := blk[r*8 : r*8+8 : r*8+8]
+			for l, v := range row {
+				acc[l] += v
+			}
+		}
+		y[i] = (((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]))) * (1.0 / planeSquares)
+	}
+}
+
+func (op planeMeanOp) DiffWRT(n int) []bool { return []bool{true}[:n] }
+
+// SymDiff implements gorgonia.SDOp.
+func (op planeMeanOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
+	dx, err := G.ApplyOp(planeMeanGradOp{channels: op.channels, out: newOutBuf()}, grad)
+	if err != nil {
+		return nil, err
+	}
+	return G.Nodes{dx}, nil
+}
+
+// planeMeanGradOp is planeMeanOp's gradient: input dy [batch, c], output
+// dx [batch, c·64] = dy/64 over each plane.
+type planeMeanGradOp struct {
+	channels int
+	out      outBuf
+}
+
+func (op planeMeanGradOp) Arity() int { return 1 }
+func (op planeMeanGradOp) Type() hm.Type {
+	m := G.TensorType{Dims: 2, Of: hm.TypeVariable('a')}
+	return hm.NewFnType(m, m)
+}
+func (op planeMeanGradOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
+	s, ok := oneShape(in)
+	if !ok || s.Dims() != 2 || s[1] != op.channels {
+		return nil, fmt.Errorf("%v: input shape %v does not fit", op, in)
+	}
+	return tensor.Shape{s[0], op.channels * planeSquares}, nil
+}
+func (op planeMeanGradOp) ReturnsPtr() bool      { return false }
+func (op planeMeanGradOp) CallsExtern() bool     { return false }
+func (op planeMeanGradOp) OverwritesInput() int  { return -1 }
+func (op planeMeanGradOp) WriteHash(h hash.Hash) { fmt.Fprint(h, "alicezero.", op.String()) }
+func (op planeMeanGradOp) Hashcode() uint32      { return hashOf(op) }
+func (op planeMeanGradOp) String() string        { return fmt.Sprintf("planeMeanGrad<%d>", op.channels) }
+
+func (op planeMeanGradOp) Do(in ...G.Value) (G.Value, error) {
+	dy, err := denseF32(in, op)
+	if err != nil {
+		return nil, err
+	}
+	oshape, err := op.InferShape(dy.Shape())
+	if err != nil {
+		return nil, err
+	}
+	out := op.out.tensor(oshape)
+	dx := out.Float32s()
+	for i, g := range dy.Float32s() {
+		fill(dx[i*planeSquares:(i+1)*planeSquares], g*(1.0/planeSquares))
+	}
+	return out, nil
+}
+
+// packRows packs the rows×k matrix whose element (r, l) is
+// src[r·rowStride + l·colStride] as the AVX-512 product reads its A: for
+// each block of winoRowBlock rows, k groups of winoRowBlock floats, the
+// rows beyond rows zero; and the rows' bias (zeros if bias is nil) padded
+// alike. The arrays are the arena's, valid until the next call.
+func (a *convArena) packRows(src []float32, rows, k, rowStride, colStride int, bias []float32) (packed, pbias []float32) {
+	n := (rows + winoPadRows) / winoRowBlock * winoRowBlock
+	packed, pbias = grown(&a.pack, n*k), grown(&a.packBias, n)
+	clear(pbias)
+	copy(pbias, bias)
+	for r := 0; r < n; r++ {
+		blk, rr := r/winoRowBlock, r%winoRowBlock
+		dst := packed[blk*winoRowBlock*k+rr:]
+		for l := 0; l < k; l++ {
+			v := float32(0)
+			if r < rows {
+				v = src[r*rowStride+l*colStride]
+			}
+			dst[l*winoRowBlock] = v
+		}
+	}
+	return packed, pbias
+}
+
+// packedRows computes y = act(A·x + bias) for one position: A (rows×k,
+// packed by packRows with its bias), x [k][64], y [rows][64]; the last
+// partial block of rows goes through blk (winoRowBlock×64 floats).
+func packedRows(k, rows int, a, bias, x, y, blk []float32, relu bool) {
+	full := rows / winoRowBlock * winoRowBlock
+	for r := 0; r < full; r += winoRowBlock {
+		packedProductBias(k, a[r*k:], x, planeSquares, y[r*planeSquares:], planeSquares, planeSquares, bias[r:], relu)
+	}
+	if full < rows {
+		packedProductBias(k, a[full*k:], x, planeSquares, blk, planeSquares, planeSquares, bias[full:], relu)
+		copy(y[full*planeSquares:rows*planeSquares], blk)
+	}
 }

@@ -20,14 +20,20 @@ type fastKernels struct {
 	// the lane layout (see the functions of those names).
 	toLanes   func(src []float32, channels, s int, dst []float32)
 	fromLanes func(src []float32, channels, s int, dst []float32, posStride int)
+	// toLanesMasked is toLanes through the ReLU's gradient mask, and
+	// laneSums sums each channel of a lane layout (see the functions of
+	// those names).
+	toLanesMasked     func(src, mask []float32, channels, s int, dst []float32)
+	toLanesMaskedKeep func(src, mask, keep []float32, channels, s int, dst []float32)
+	laneSums          func(src []float32, channels int, sums []float32)
 	// products computes M_ξ = U_ξ·V_ξ for every ξ (see winoLayer).
 	products func(l *winoLayer, v, m []float32)
 	// winoOutAdj and winoInAdj are the transforms' adjoints, for training
-	// (see winoOutAdjointGo and winoInAdjointGo); gemmNT is C = A·Bᵀ
-	// (see gemmNTGo), for the filters' gradient.
+	// (see winoOutAdjointGo and winoInAdjointGo); gemmNT is C = A·Bᵀ, or
+	// C += A·Bᵀ with acc (see gemmNTGo), for the filters' gradient.
 	winoOutAdj func(dy []float32, cout int, dm []float32, ld, xiStride int)
 	winoInAdj  func(dv []float32, cin, xiStride int, dx []float32)
-	gemmNT     func(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int)
+	gemmNT     func(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, acc bool)
 	// reluGrad and channelSums are the ReLU's and the bias's gradients
 	// (see reluGradGo and channelSumsGo).
 	reluGrad    func(dy, y, d []float32)
@@ -74,14 +80,17 @@ func kernelSet(name string) (*fastKernels, error) {
 	}
 	switch name {
 	case kernelsAVX512:
-		return &fastKernels{name: name, winoIn: winoInputAVX2, winoOut: winoOutputAVX2, toLanes: toLanesAVX2, fromLanes: fromLanesAVX2,
-			winoOutAdj: winoOutAdjointAVX2, winoInAdj: winoInAdjointAVX2, gemmNT: gemmNTAVX512, reluGrad: reluGradAVX2, channelSums: channelSumsAVX2, products: productsAVX512, gemm: gemmAccAVX2, gemmTo: gemmToAVX2}, nil
+		return &fastKernels{name: name, winoIn: winoInputAVX2, winoOut: winoOutputAVX2, toLanes: toLanesAVX512, fromLanes: fromLanesAVX2,
+			winoOutAdj: winoOutAdjointAVX2, winoInAdj: winoInAdjointAVX2, gemmNT: gemmNTAVX512, reluGrad: reluGradAVX2, channelSums: channelSumsAVX2, products: productsAVX512, gemm: gemmAccAVX2, gemmTo: gemmToAVX2,
+			toLanesMasked: toLanesMaskedAVX512, toLanesMaskedKeep: toLanesMaskedKeepAVX512, laneSums: laneSumsAVX2}, nil
 	case kernelsAVX2:
 		return &fastKernels{name: name, winoIn: winoInputAVX2, winoOut: winoOutputAVX2, toLanes: toLanesAVX2, fromLanes: fromLanesAVX2,
-			winoOutAdj: winoOutAdjointAVX2, winoInAdj: winoInAdjointAVX2, gemmNT: gemmNTAVX2, reluGrad: reluGradAVX2, channelSums: channelSumsAVX2, products: productsAVX2, gemm: gemmAccAVX2, gemmTo: gemmToAVX2}, nil
+			winoOutAdj: winoOutAdjointAVX2, winoInAdj: winoInAdjointAVX2, gemmNT: gemmNTAVX2, reluGrad: reluGradAVX2, channelSums: channelSumsAVX2, products: productsAVX2, gemm: gemmAccAVX2, gemmTo: gemmToAVX2,
+			toLanesMasked: toLanesMaskedAVX2, toLanesMaskedKeep: toLanesMaskedKeepAVX2, laneSums: laneSumsAVX2}, nil
 	default:
 		return &fastKernels{name: name, winoIn: winoInputGo, winoOut: winoOutputGo, toLanes: toLanes, fromLanes: fromLanes,
-			winoOutAdj: winoOutAdjointGo, winoInAdj: winoInAdjointGo, gemmNT: gemmNTGo, reluGrad: reluGradGo, channelSums: channelSumsGo, products: productsGo, gemm: gemmAccGonum, gemmTo: gemmToGonum}, nil
+			winoOutAdj: winoOutAdjointGo, winoInAdj: winoInAdjointGo, gemmNT: gemmNTGo, reluGrad: reluGradGo, channelSums: channelSumsGo, products: productsGo, gemm: gemmAccGonum, gemmTo: gemmToGonum,
+			toLanesMasked: toLanesMasked, toLanesMaskedKeep: toLanesMaskedKeep, laneSums: laneSums}, nil
 	}
 }
 

@@ -372,7 +372,7 @@ func targetEntropy(target, mask []float32, batch int) (float64, error) {
 	errs := make([]error, batch)
 	parallelImages(batch, func(lo, hi int) {
 		for b := lo; b < hi; b++ {
-			h[b], errs[b] = rowEntropy(target, mask, b, len(target)/batch)
+			h[b], errs[b] = rowEntropyFast(target, mask, b, len(target)/batch)
 			if errs[b] != nil {
 				return
 			}

@@ -97,11 +97,31 @@ func (l *winoLayer) setFilters(w, bias []float32) {
 // setFilterRange is setFilters for output channels [co0, co1) only (which
 // goroutines can share out).
 func (l *winoLayer) setFilterRange(w, bias []float32, co0, co1 int) {
+	cin := l.cin
+	uStep, pStep := l.cout*cin, l.rows*cin // between points ξ
+	// Sixteen filters of one output channel at a time, transformed into
+	// us, then stored point by point: the points are 4 KiB apart at 32
+	// channels, and storing each filter's 16 points at once thrashed one
+	// cache set.
+	const chunk = 16
+	var us [winoPoints][chunk]float32
 	for co := co0; co < co1; co++ {
-		for ci := 0; ci < l.cin; ci++ {
-			u := transformFilter(w[(co*l.cin+ci)*9:])
-			for xi, v := range u {
-				l.set(xi, co, ci, v)
+		pb := co/winoRowBlock*winoRowBlock*cin + co%winoRowBlock // packed place of U_ξ[co][0] at ξ = 0
+		for c0 := 0; c0 < cin; c0 += chunk {
+			c1 := min(c0+chunk, cin)
+			for ci := c0; ci < c1; ci++ {
+				u := transformFilter(w[(co*cin+ci)*9:])
+				for xi, v := range u {
+					us[xi][ci-c0] = v
+				}
+			}
+			for xi := range us {
+				src := us[xi][:c1-c0]
+				copy(l.u[xi*uStep+co*cin+c0:][:len(src)], src)
+				pp := l.packed[xi*pStep+pb+c0*winoRowBlock:][:(len(src)-1)*winoRowBlock+1]
+				for i, v := range src {
+					pp[i*winoRowBlock] = v
+				}
 			}
 		}
 	}
@@ -115,40 +135,46 @@ func (l *winoLayer) setFilterRange(w, bias []float32, co0, co1 int) {
 // convolution's output gradient back to its input, for src's output
 // channels [co0, co1) (which goroutines can share out). No bias.
 func (l *winoLayer) setTransposeOf(src *winoLayer, co0, co1 int) {
+	// l's rows are src's columns ci, its columns src's rows co: a block of
+	// winoRowBlock rows of l's packed filters holds, for each co, src's
+	// row co at columns [blk, blk+winoRowBlock) side by side.
 	for xi := 0; xi < winoPoints; xi++ {
+		ut := l.u[xi*l.cout*l.cin : (xi+1)*l.cout*l.cin]
+		pt := l.packed[xi*l.rows*l.cin : (xi+1)*l.rows*l.cin]
 		for co := co0; co < co1; co++ {
 			row := src.u[(xi*src.cout+co)*src.cin:][:src.cin]
 			for ci, v := range row {
-				l.set(xi, ci, co, v)
+				ut[ci*l.cin+co] = v
+			}
+			for blk := 0; blk < src.cin; blk += winoRowBlock {
+				copy(pt[blk*l.cin+co*winoRowBlock:][:winoRowBlock], row[blk:min(blk+winoRowBlock, src.cin)])
 			}
 		}
 	}
 }
 
-// set stores U_ξ[row][col] in both layouts.
-func (l *winoLayer) set(xi, row, col int, v float32) {
-	l.u[(xi*l.cout+row)*l.cin+col] = v
-	blk, r := row/winoRowBlock, row%winoRowBlock
-	l.packed[(xi*l.rows+blk*winoRowBlock)*l.cin+col*winoRowBlock+r] = v
-}
-
 // transformFilter returns U = G f Gᵀ of a 3×3 filter f (its first 9
 // floats, row-major), point ξ = 4·row + column, computed in float64 and
-// rounded once.
+// rounded once. G = [[1, 0, 0], [½, ½, ½], [½, −½, ½], [0, 0, 1]]; its
+// products are written out (halving is exact), in the order of the sums
+// G·f·Gᵀ spells out, so the values are those of the plain matrix products.
 func transformFilter(f []float32) [winoPoints]float32 {
-	// G = [[1, 0, 0], [½, ½, ½], [½, −½, ½], [0, 0, 1]]
-	g := [4][3]float64{{1, 0, 0}, {winoHalf, winoHalf, winoHalf}, {winoHalf, -winoHalf, winoHalf}, {0, 0, 1}}
+	f = f[:9:9]
 	var t [4][3]float64 // G·f
-	for r := 0; r < 4; r++ {
-		for c := 0; c < 3; c++ {
-			t[r][c] = g[r][0]*float64(f[c]) + g[r][1]*float64(f[3+c]) + g[r][2]*float64(f[6+c])
-		}
+	for c := 0; c < 3; c++ {
+		f0, f1, f2 := float64(f[c]), float64(f[3+c]), float64(f[6+c])
+		t[0][c] = f0
+		t[1][c] = (f0 + f1 + f2) * winoHalf
+		t[2][c] = (f0 - f1 + f2) * winoHalf
+		t[3][c] = f2
 	}
 	var u [winoPoints]float32
-	for r := 0; r < 4; r++ {
-		for c := 0; c < 4; c++ { // (G·f)·Gᵀ
-			u[r*4+c] = float32(t[r][0]*g[c][0] + t[r][1]*g[c][1] + t[r][2]*g[c][2])
-		}
+	for r := 0; r < 4; r++ { // (G·f)·Gᵀ
+		t0, t1, t2 := t[r][0], t[r][1], t[r][2]
+		u[r*4] = float32(t0)
+		u[r*4+1] = float32((t0 + t1 + t2) * winoHalf)
+		u[r*4+2] = float32((t0 - t1 + t2) * winoHalf)
+		u[r*4+3] = float32(t2)
 	}
 	return u
 }
@@ -299,32 +325,38 @@ func winoInAdjointGo(dv []float32, cin, xiStride int, dx []float32) {
 	}
 }
 
-// filterGradient turns the gradient dU of the transformed filters (for
-// each filter pair, its 16 points: du[(co·cin + ci)·16 + ξ]) into the
-// gradient of the 3×3 filters, dw [cout][cin][3][3]: the adjoint Gᵀ dU G
-// of the filter transform, in float64.
+// filterGradient turns the gradient dU of the transformed filters (point
+// ξ of filter pair (co, ci) at du[(co·16 + ξ)·cin + ci]) into the gradient
+// of the 3×3 filters, dw [cout][cin][3][3]: the adjoint Gᵀ dU G of the
+// filter transform, in float64, G's products written out (halving is
+// exact) in the order of the plain matrix products' sums.
 func filterGradient(du []float64, cin, cout int, dw []float32) {
-	g := [4][3]float64{{1, 0, 0}, {winoHalf, winoHalf, winoHalf}, {winoHalf, -winoHalf, winoHalf}, {0, 0, 1}}
-	for f := 0; f < cout*cin; f++ {
-		u := du[f*winoPoints : (f+1)*winoPoints]
-		var t [3][4]float64 // Gᵀ·dU
-		for a := 0; a < 3; a++ {
+	const h = winoHalf
+	for co := 0; co < cout; co++ {
+		d := du[co*winoPoints*cin : (co+1)*winoPoints*cin]
+		for ci := 0; ci < cin; ci++ {
+			var t [3][4]float64 // Gᵀ·dU
 			for j := 0; j < 4; j++ {
-				t[a][j] = g[0][a]*u[j] + g[1][a]*u[4+j] + g[2][a]*u[8+j] + g[3][a]*u[12+j]
+				u0, u1, u2, u3 := d[j*cin+ci], d[(4+j)*cin+ci], d[(8+j)*cin+ci], d[(12+j)*cin+ci]
+				t[0][j] = u0 + h*u1 + h*u2
+				t[1][j] = h*u1 - h*u2
+				t[2][j] = h*u1 + h*u2 + u3
 			}
-		}
-		out := dw[f*9 : f*9+9]
-		for a := 0; a < 3; a++ {
-			for b := 0; b < 3; b++ {
-				out[a*3+b] = float32(t[a][0]*g[0][b] + t[a][1]*g[1][b] + t[a][2]*g[2][b] + t[a][3]*g[3][b])
+			out := dw[(co*cin+ci)*9 : (co*cin+ci)*9+9]
+			for a := 0; a < 3; a++ {
+				t0, t1, t2, t3 := t[a][0], t[a][1], t[a][2], t[a][3]
+				out[a*3] = float32(t0 + h*t1 + h*t2)
+				out[a*3+1] = float32(h*t1 - h*t2)
+				out[a*3+2] = float32(h*t1 + h*t2 + t3)
 			}
 		}
 	}
 }
 
-// gemmNTGo computes C = A·Bᵀ for row-major A (m×k) and B (n×k): every
-// element a dot product of two rows. The portable kernel.
-func gemmNTGo(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+// gemmNTGo computes C = A·Bᵀ (C += A·Bᵀ if acc) for row-major A (m×k)
+// and B (n×k): every element a dot product of two rows. The portable
+// kernel.
+func gemmNTGo(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, acc bool) {
 	for i := 0; i < m; i++ {
 		ar := a[i*lda : i*lda+k]
 		for j := 0; j < n; j++ {
@@ -332,6 +364,9 @@ func gemmNTGo(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float
 			var s float32
 			for l, v := range ar {
 				s += v * br[l]
+			}
+			if acc {
+				s += c[i*ldc+j]
 			}
 			c[i*ldc+j] = s
 		}
@@ -351,6 +386,58 @@ func toLanes(src []float32, channels, s int, dst []float32) {
 			}
 			clear(d[s:])
 		}
+	}
+}
+
+// toLanesMasked is toLanes of src with every float zeroed where mask (of
+// src's layout) is not > 0: the ReLU's gradient mask, applied on the way
+// into the lane layout.
+func toLanesMasked(src, mask []float32, channels, s int, dst []float32) {
+	for c := 0; c < channels; c++ {
+		ch := dst[c*laneChannel : (c+1)*laneChannel]
+		for sq := 0; sq < planeSquares; sq++ {
+			d := ch[padSquare(sq)*lanes : padSquare(sq)*lanes+lanes : padSquare(sq)*lanes+lanes]
+			for p := 0; p < s; p++ {
+				i := (p*channels+c)*planeSquares + sq
+				if mask[i] > 0 {
+					d[p] = src[i]
+				} else {
+					d[p] = 0
+				}
+			}
+			clear(d[s:])
+		}
+	}
+}
+
+// toLanesMaskedKeep is toLanesMasked that also writes the masked values,
+// in src's layout, to keep.
+func toLanesMaskedKeep(src, mask, keep []float32, channels, s int, dst []float32) {
+	n := s * channels * planeSquares
+	reluGradGo(src[:n], mask[:n], keep[:n])
+	toLanes(keep, channels, s, dst)
+}
+
+// laneSums writes the sum of the interior of each of channels channels of
+// src (lane layout) to sums: eight rows of 64 floats each, summed in the
+// order of sumBlocks64 (eight interleaved sums, combined pairwise).
+func laneSums(src []float32, channels int, sums []float32) {
+	for c := 0; c < channels; c++ {
+		var acc [8][8]float32
+		for r := 0; r < 8; r++ {
+			blk := src[c*laneChannel+padLaneFirst+r*laneRow:][:planeSquares]
+			for v := 0; v < 8; v++ {
+				for l := 0; l < 8; l++ {
+					acc[v][l] += blk[v*8+l]
+				}
+			}
+		}
+		var lane [8]float32
+		for l := 0; l < 8; l++ {
+			lane[l] = ((acc[0][l] + acc[1][l]) + (acc[2][l] + acc[3][l])) + ((acc[4][l] + acc[5][l]) + (acc[6][l] + acc[7][l]))
+		}
+		h := [4]float32{lane[0] + lane[4], lane[1] + lane[5], lane[2] + lane[6], lane[3] + lane[7]}
+		sums[c] = (h[0] + h[1]) + (h[2] + h[3])
 	}
 }
 

@@ -109,42 +109,46 @@ func fromLanesAVX2(src []float32, channels, s int, dst []float32, posStride int)
 }
 
 // gemmNT4x4AVX512 and gemmNT4x4AVX2 compute the 4×4 block C = A·Bᵀ of
-// rows of A and B (k a multiple of 16, resp. 8; strides in floats); see
-// wino_amd64.s.
+// rows of A and B (k a multiple of 16, resp. 8; strides in floats), or
+// C += A·Bᵀ if acc is not 0; see wino_amd64.s.
 //
 //go:noescape
-func gemmNT4x4AVX512(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+func gemmNT4x4AVX512(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc, acc int)
 
 //go:noescape
-func gemmNT4x4AVX2(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+func gemmNT4x4AVX2(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc, acc int)
 
 // gemmNTAVX512 is gemmNTGo on the AVX-512 block kernel where m and n are
 // multiples of 4 and k of 16 (as the filter gradient's products are), on
 // gemmNTGo otherwise.
-func gemmNTAVX512(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
-	gemmNTBlocks(m, n, k, 16, a, lda, b, ldb, c, ldc, gemmNT4x4AVX512)
+func gemmNTAVX512(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, acc bool) {
+	gemmNTBlocks(m, n, k, 16, a, lda, b, ldb, c, ldc, acc, gemmNT4x4AVX512)
 }
 
 // gemmNTAVX2 is gemmNTAVX512 on the AVX2 block kernel (k a multiple of 8).
-func gemmNTAVX2(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
-	gemmNTBlocks(m, n, k, 8, a, lda, b, ldb, c, ldc, gemmNT4x4AVX2)
+func gemmNTAVX2(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, acc bool) {
+	gemmNTBlocks(m, n, k, 8, a, lda, b, ldb, c, ldc, acc, gemmNT4x4AVX2)
 }
 
-func gemmNTBlocks(m, n, k, kUnit int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int,
-	kernel func(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)) {
+func gemmNTBlocks(m, n, k, kUnit int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, acc bool,
+	kernel func(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc, acc int)) {
 	if m == 0 || n == 0 {
 		return
 	}
 	if m%4 != 0 || n%4 != 0 || k == 0 || k%kUnit != 0 {
-		gemmNTGo(m, n, k, a, lda, b, ldb, c, ldc)
+		gemmNTGo(m, n, k, a, lda, b, ldb, c, ldc, acc)
 		return
 	}
 	if lda < k || ldb < k || ldc < n || len(a) < (m-1)*lda+k || len(b) < (n-1)*ldb+k || len(c) < (m-1)*ldc+n {
 		panic("model: gemmNT: matrix extents out of range")
 	}
+	ac := 0
+	if acc {
+		ac = 1
+	}
 	for i := 0; i < m; i += 4 {
 		for j := 0; j < n; j += 4 {
-			kernel(k, &a[i*lda], lda, &b[j*ldb], ldb, &c[i*ldc+j], ldc)
+			kernel(k, &a[i*lda], lda, &b[j*ldb], ldb, &c[i*ldc+j], ldc, ac)
 		}
 	}
 }
@@ -216,4 +220,145 @@ func channelSumsAVX2(x []float32, batch, channels, lo, hi int, sums []float32) {
 	for c := lo; c < hi; c++ {
 		sums[c] = sumBlocks64(&x[c*planeSquares], batch, channels*planeSquares)
 	}
+}
+
+// nonzeroBits16 writes, for each of blocks blocks of 16 floats from src, a
+// word of bits[i] set where a float is not ±0 (AVX-512); see wino_amd64.s.
+//
+//go:noescape
+func nonzeroBits16(src *float32, blocks int, bits *uint16)
+
+// nonzeroWords is nonzeroBits16 on slices where the CPU has AVX-512: it
+// fills bits[:len(src)/16] and returns how many it filled (0 without
+// AVX-512).
+func nonzeroWords(src []float32, bits []uint16) int {
+	n := min(len(src)/16, len(bits))
+	if !haveAVX512 || n == 0 {
+		return 0
+	}
+	nonzeroBits16(&src[0], n, &bits[0])
+	return n
+}
+
+// transpose8x8Masked is transpose8x8 of src masked by mask > 0; see
+// wino_amd64.s.
+//
+//go:noescape
+func transpose8x8Masked(src, mask *float32, srcStride, srcStep int, dst *float32, dstStride, dstStep, count int)
+
+// toLanesMaskedAVX2 is toLanesMasked with full groups transposed and
+// masked 8×8 in assembly.
+func toLanesMaskedAVX2(src, mask []float32, channels, s int, dst []float32) {
+	if s < lanes || channels < 1 {
+		toLanesMasked(src, mask, channels, s, dst)
+		return
+	}
+	if len(src) < lanes*channels*planeSquares || len(mask) < lanes*channels*planeSquares || len(dst) < channels*laneChannel {
+		panic("model: lane layout: buffers too small")
+	}
+	for c := 0; c < channels; c++ {
+		transpose8x8Masked(&src[c*planeSquares], &mask[c*planeSquares], channels*planeSquares, 8, &dst[c*laneChannel+padLaneFirst], lanes, laneRow, 8)
+	}
+}
+
+// laneSumsAVX2 is laneSums on the assembly kernel.
+func laneSumsAVX2(src []float32, channels int, sums []float32) {
+	if len(src) < channels*laneChannel || len(sums) < channels {
+		panic("model: lane sums: buffers too small")
+	}
+	for c := 0; c < channels; c++ {
+		sums[c] = sumBlocks64(&src[c*laneChannel+padLaneFirst], 8, laneRow)
+	}
+}
+
+// sgemmPacked8x32Bias is sgemmPacked8x32 with each row's sums started
+// from its bias and, if relu is not 0, clamped at zero (NaNs kept); see
+// wino_amd64.s.
+//
+//go:noescape
+func sgemmPacked8x32Bias(k int, a, b *float32, ldb int, c *float32, ldc, n int, bias *float32, relu int)
+
+// packedProductBias computes C[0:8][0:n] = A·B + bias, clamped at zero if
+// relu, for A packed as k groups of 8 floats (8 rows side by side), B
+// row-major k×n (stride ldb), n a multiple of 32, on the AVX-512 kernel.
+func packedProductBias(k int, a, b []float32, ldb int, c []float32, ldc, n int, bias []float32, relu bool) {
+	if k < 1 || n < 32 || n%32 != 0 || ldb < n || ldc < n || len(a) < 8*k || len(b) < (k-1)*ldb+n || len(c) < 7*ldc+n || len(bias) < 8 {
+		panic("model: packed product: matrix extents out of range")
+	}
+	r := 0
+	if relu {
+		r = 1
+	}
+	sgemmPacked8x32Bias(k, &a[0], &b[0], ldb, &c[0], ldc, n, &bias[0], r)
+}
+
+// transpose8x8MaskedKeep is transpose8x8Masked that also stores the
+// masked rows at keep; see wino_amd64.s.
+//
+//go:noescape
+func transpose8x8MaskedKeep(src, mask, keep *float32, srcStride, srcStep int, dst *float32, dstStride, dstStep, count int)
+
+// toLanesMaskedKeepAVX2 is toLanesMaskedKeep with full groups in assembly.
+func toLanesMaskedKeepAVX2(src, mask, keep []float32, channels, s int, dst []float32) {
+	if s < lanes || channels < 1 {
+		toLanesMaskedKeep(src, mask, keep, channels, s, dst)
+		return
+	}
+	n := lanes * channels * planeSquares
+	if len(src) < n || len(mask) < n || len(keep) < n || len(dst) < channels*laneChannel {
+		panic("model: lane layout: buffers too small")
+	}
+	for c := 0; c < channels; c++ {
+		transpose8x8MaskedKeep(&src[c*planeSquares], &mask[c*planeSquares], &keep[c*planeSquares], channels*planeSquares, 8, &dst[c*laneChannel+padLaneFirst], lanes, laneRow, 8)
+	}
+}
+
+// toLanes512 is toLanes for full groups, transposing two 8×8 blocks per
+// ZMM register, and toLanesMasked512 the same through the ReLU's gradient
+// mask, keeping the masked values if keep is not nil (AVX-512); see
+// wino_amd64.s.
+//
+//go:noescape
+func toLanes512(src, dst *float32, channels, posStride int)
+
+//go:noescape
+func toLanesMasked512(src, mask, keep, dst *float32, channels, posStride int)
+
+// toLanesAVX512 is toLanes on toLanes512 for full groups.
+func toLanesAVX512(src []float32, channels, s int, dst []float32) {
+	if s < lanes || channels < 1 {
+		toLanes(src, channels, s, dst)
+		return
+	}
+	if len(src) < lanes*channels*planeSquares || len(dst) < channels*laneChannel {
+		panic("model: lane layout: buffers too small")
+	}
+	toLanes512(&src[0], &dst[0], channels, channels*planeSquares)
+}
+
+// toLanesMaskedAVX512 is toLanesMasked on toLanesMasked512 for full groups.
+func toLanesMaskedAVX512(src, mask []float32, channels, s int, dst []float32) {
+	if s < lanes || channels < 1 {
+		toLanesMasked(src, mask, channels, s, dst)
+		return
+	}
+	n := lanes * channels * planeSquares
+	if len(src) < n || len(mask) < n || len(dst) < channels*laneChannel {
+		panic("model: lane layout: buffers too small")
+	}
+	toLanesMasked512(&src[0], &mask[0], nil, &dst[0], channels, channels*planeSquares)
+}
+
+// toLanesMaskedKeepAVX512 is toLanesMaskedKeep on toLanesMasked512 for
+// full groups.
+func toLanesMaskedKeepAVX512(src, mask, keep []float32, channels, s int, dst []float32) {
+	if s < lanes || channels < 1 {
+		toLanesMaskedKeep(src, mask, keep, channels, s, dst)
+		return
+	}
+	n := lanes * channels * planeSquares
+	if len(src) < n || len(mask) < n || len(keep) < n || len(dst) < channels*laneChannel {
+		panic("model: lane layout: buffers too small")
+	}
+	toLanesMasked512(&src[0], &mask[0], &keep[0], &dst[0], channels, channels*planeSquares)
 }

@@ -281,6 +281,129 @@ step:
 	VZEROUPPER
 	RET
 
+// func sgemmPacked8x32Bias(k int, a, b *float32, ldb int, c *float32, ldc, n int, bias *float32, relu int)
+//
+// sgemmPacked8x32 with the 8 rows' bias added (C = A·B + bias, each row's
+// sums started from its bias) and, if relu is not 0, C clamped at zero.
+TEXT ·sgemmPacked8x32Bias(SB), NOSPLIT, $0-72
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DI
+	MOVQ ldb+24(FP), R8
+	MOVQ c+32(FP), DX
+	MOVQ ldc+40(FP), R9
+	MOVQ n+48(FP), R10
+	MOVQ bias+56(FP), R13
+	SHLQ $2, R8
+	SHLQ $2, R9
+	SHRQ $5, R10
+	VPXORD Z26, Z26, Z26
+
+panel:
+	VBROADCASTSS 0(R13), Z0
+	VMOVAPS      Z0, Z1
+	VBROADCASTSS 4(R13), Z2
+	VMOVAPS      Z2, Z3
+	VBROADCASTSS 8(R13), Z4
+	VMOVAPS      Z4, Z5
+	VBROADCASTSS 12(R13), Z6
+	VMOVAPS      Z6, Z7
+	VBROADCASTSS 16(R13), Z8
+	VMOVAPS      Z8, Z9
+	VBROADCASTSS 20(R13), Z10
+	VMOVAPS      Z10, Z11
+	VBROADCASTSS 24(R13), Z12
+	VMOVAPS      Z12, Z13
+	VBROADCASTSS 28(R13), Z14
+	VMOVAPS      Z14, Z15
+	MOVQ   SI, AX
+	MOVQ   DI, BX
+	MOVQ   CX, R11
+
+step:
+	VMOVUPS      (BX), Z16
+	VMOVUPS      64(BX), Z17
+	VBROADCASTSS (AX), Z18
+	VBROADCASTSS 4(AX), Z19
+	VBROADCASTSS 8(AX), Z20
+	VBROADCASTSS 12(AX), Z21
+	VFMADD231PS  Z16, Z18, Z0
+	VFMADD231PS  Z17, Z18, Z1
+	VFMADD231PS  Z16, Z19, Z2
+	VFMADD231PS  Z17, Z19, Z3
+	VFMADD231PS  Z16, Z20, Z4
+	VFMADD231PS  Z17, Z20, Z5
+	VFMADD231PS  Z16, Z21, Z6
+	VFMADD231PS  Z17, Z21, Z7
+	VBROADCASTSS 16(AX), Z22
+	VBROADCASTSS 20(AX), Z23
+	VBROADCASTSS 24(AX), Z24
+	VBROADCASTSS 28(AX), Z25
+	VFMADD231PS  Z16, Z22, Z8
+	VFMADD231PS  Z17, Z22, Z9
+	VFMADD231PS  Z16, Z23, Z10
+	VFMADD231PS  Z17, Z23, Z11
+	VFMADD231PS  Z16, Z24, Z12
+	VFMADD231PS  Z17, Z24, Z13
+	VFMADD231PS  Z16, Z25, Z14
+	VFMADD231PS  Z17, Z25, Z15
+	ADDQ         $32, AX
+	ADDQ         R8, BX
+	DECQ         R11
+	JNZ          step
+
+	MOVQ  relu+64(FP), AX
+	TESTQ AX, AX
+	JZ    store
+	VMAXPS Z0, Z26, Z0
+	VMAXPS Z1, Z26, Z1
+	VMAXPS Z2, Z26, Z2
+	VMAXPS Z3, Z26, Z3
+	VMAXPS Z4, Z26, Z4
+	VMAXPS Z5, Z26, Z5
+	VMAXPS Z6, Z26, Z6
+	VMAXPS Z7, Z26, Z7
+	VMAXPS Z8, Z26, Z8
+	VMAXPS Z9, Z26, Z9
+	VMAXPS Z10, Z26, Z10
+	VMAXPS Z11, Z26, Z11
+	VMAXPS Z12, Z26, Z12
+	VMAXPS Z13, Z26, Z13
+	VMAXPS Z14, Z26, Z14
+	VMAXPS Z15, Z26, Z15
+
+store:
+	MOVQ    DX, R12
+	VMOVUPS Z0, (R12)
+	VMOVUPS Z1, 64(R12)
+	ADDQ    R9, R12
+	VMOVUPS Z2, (R12)
+	VMOVUPS Z3, 64(R12)
+	ADDQ    R9, R12
+	VMOVUPS Z4, (R12)
+	VMOVUPS Z5, 64(R12)
+	ADDQ    R9, R12
+	VMOVUPS Z6, (R12)
+	VMOVUPS Z7, 64(R12)
+	ADDQ    R9, R12
+	VMOVUPS Z8, (R12)
+	VMOVUPS Z9, 64(R12)
+	ADDQ    R9, R12
+	VMOVUPS Z10, (R12)
+	VMOVUPS Z11, 64(R12)
+	ADDQ    R9, R12
+	VMOVUPS Z12, (R12)
+	VMOVUPS Z13, 64(R12)
+	ADDQ    R9, R12
+	VMOVUPS Z14, (R12)
+	VMOVUPS Z15, 64(R12)
+	ADDQ    $128, DI
+	ADDQ    $128, DX
+	DECQ    R10
+	JNZ     panel
+	VZEROUPPER
+	RET
+
 // func transpose8x8(src *float32, srcStride, srcStep int, dst *float32, dstStride, dstStep, count int)
 //
 // count times: transposes the 8×8 block whose rows start srcStride floats
@@ -357,6 +480,203 @@ block:
 	VZEROUPPER
 	RET
 
+// MASKROW zeroes the floats of R where the 8 floats at M are not > 0
+// (Y9 holds zeros; Y8 is clobbered).
+#define MASKROW(M, R) \
+	VMOVUPS M, Y8; \
+	VCMPPS  $0x0e, Y9, Y8, Y8; \
+	VANDPS  Y8, R, R
+
+// func transpose8x8Masked(src, mask *float32, srcStride, srcStep int, dst *float32, dstStride, dstStep, count int)
+//
+// transpose8x8 of src with every float zeroed where the float at the same
+// offset from mask is not > 0 (the ReLU's gradient mask). AVX2.
+TEXT ·transpose8x8Masked(SB), NOSPLIT, $0-64
+	MOVQ src+0(FP), SI
+	MOVQ mask+8(FP), DX
+	MOVQ srcStride+16(FP), R8
+	MOVQ srcStep+24(FP), R10
+	MOVQ dst+32(FP), DI
+	MOVQ dstStride+40(FP), R9
+	MOVQ dstStep+48(FP), R11
+	MOVQ count+56(FP), CX
+	SHLQ $2, R8
+	SHLQ $2, R9
+	SHLQ $2, R10
+	SHLQ $2, R11
+	LEAQ (R8)(R8*2), R12 // 3 source rows
+	LEAQ (R9)(R9*2), R13 // 3 destination rows
+
+block:
+	MOVQ    SI, AX
+	VMOVUPS (AX), Y0
+	VMOVUPS (AX)(R8*1), Y1
+	VMOVUPS (AX)(R8*2), Y2
+	VMOVUPS (AX)(R12*1), Y3
+	LEAQ    (AX)(R8*4), AX
+	VMOVUPS (AX), Y4
+	VMOVUPS (AX)(R8*1), Y5
+	VMOVUPS (AX)(R8*2), Y6
+	VMOVUPS (AX)(R12*1), Y7
+
+	// Zero where the mask is not > 0.
+	VXORPS  Y9, Y9, Y9
+	MOVQ    DX, AX
+	MASKROW((AX), Y0)
+	MASKROW((AX)(R8*1), Y1)
+	MASKROW((AX)(R8*2), Y2)
+	MASKROW((AX)(R12*1), Y3)
+	LEAQ    (AX)(R8*4), AX
+	MASKROW((AX), Y4)
+	MASKROW((AX)(R8*1), Y5)
+	MASKROW((AX)(R8*2), Y6)
+	MASKROW((AX)(R12*1), Y7)
+
+	// Interleave pairs of rows, then pairs of pairs, then the halves.
+	VUNPCKLPS Y1, Y0, Y8
+	VUNPCKHPS Y1, Y0, Y9
+	VUNPCKLPS Y3, Y2, Y10
+	VUNPCKHPS Y3, Y2, Y11
+	VUNPCKLPS Y5, Y4, Y12
+	VUNPCKHPS Y5, Y4, Y13
+	VUNPCKLPS Y7, Y6, Y14
+	VUNPCKHPS Y7, Y6, Y15
+	VSHUFPS   $0x44, Y10, Y8, Y0
+	VSHUFPS   $0xEE, Y10, Y8, Y1
+	VSHUFPS   $0x44, Y11, Y9, Y2
+	VSHUFPS   $0xEE, Y11, Y9, Y3
+	VSHUFPS   $0x44, Y14, Y12, Y4
+	VSHUFPS   $0xEE, Y14, Y12, Y5
+	VSHUFPS   $0x44, Y15, Y13, Y6
+	VSHUFPS   $0xEE, Y15, Y13, Y7
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x20, Y5, Y1, Y9
+	VPERM2F128 $0x20, Y6, Y2, Y10
+	VPERM2F128 $0x20, Y7, Y3, Y11
+	VPERM2F128 $0x31, Y4, Y0, Y12
+	VPERM2F128 $0x31, Y5, Y1, Y13
+	VPERM2F128 $0x31, Y6, Y2, Y14
+	VPERM2F128 $0x31, Y7, Y3, Y15
+
+	MOVQ    DI, BX
+	VMOVUPS Y8, (BX)
+	VMOVUPS Y9, (BX)(R9*1)
+	VMOVUPS Y10, (BX)(R9*2)
+	VMOVUPS Y11, (BX)(R13*1)
+	LEAQ    (BX)(R9*4), BX
+	VMOVUPS Y12, (BX)
+	VMOVUPS Y13, (BX)(R9*1)
+	VMOVUPS Y14, (BX)(R9*2)
+	VMOVUPS Y15, (BX)(R13*1)
+	ADDQ    R10, SI
+	ADDQ    R10, DX
+	ADDQ    R11, DI
+	DECQ    CX
+	JNZ     block
+	VZEROUPPER
+	RET
+
+// func transpose8x8MaskedKeep(src, mask, keep *float32, srcStride, srcStep int, dst *float32, dstStride, dstStep, count int)
+//
+// transpose8x8Masked that also stores the masked rows, untransposed, at
+// the same offsets from keep. AVX2.
+TEXT ·transpose8x8MaskedKeep(SB), NOSPLIT, $0-72
+	MOVQ src+0(FP), SI
+	MOVQ mask+8(FP), DX
+	MOVQ keep+16(FP), R15
+	MOVQ srcStride+24(FP), R8
+	MOVQ srcStep+32(FP), R10
+	MOVQ dst+40(FP), DI
+	MOVQ dstStride+48(FP), R9
+	MOVQ dstStep+56(FP), R11
+	MOVQ count+64(FP), CX
+	SHLQ $2, R8
+	SHLQ $2, R9
+	SHLQ $2, R10
+	SHLQ $2, R11
+	LEAQ (R8)(R8*2), R12 // 3 source rows
+	LEAQ (R9)(R9*2), R13 // 3 destination rows
+
+block:
+	MOVQ    SI, AX
+	VMOVUPS (AX), Y0
+	VMOVUPS (AX)(R8*1), Y1
+	VMOVUPS (AX)(R8*2), Y2
+	VMOVUPS (AX)(R12*1), Y3
+	LEAQ    (AX)(R8*4), AX
+	VMOVUPS (AX), Y4
+	VMOVUPS (AX)(R8*1), Y5
+	VMOVUPS (AX)(R8*2), Y6
+	VMOVUPS (AX)(R12*1), Y7
+
+	// Zero where the mask is not > 0.
+	VXORPS  Y9, Y9, Y9
+	MOVQ    DX, AX
+	MASKROW((AX), Y0)
+	MASKROW((AX)(R8*1), Y1)
+	MASKROW((AX)(R8*2), Y2)
+	MASKROW((AX)(R12*1), Y3)
+	LEAQ    (AX)(R8*4), AX
+	MASKROW((AX), Y4)
+	MASKROW((AX)(R8*1), Y5)
+	MASKROW((AX)(R8*2), Y6)
+	MASKROW((AX)(R12*1), Y7)
+	MOVQ    R15, AX
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, (AX)(R8*1)
+	VMOVUPS Y2, (AX)(R8*2)
+	VMOVUPS Y3, (AX)(R12*1)
+	LEAQ    (AX)(R8*4), AX
+	VMOVUPS Y4, (AX)
+	VMOVUPS Y5, (AX)(R8*1)
+	VMOVUPS Y6, (AX)(R8*2)
+	VMOVUPS Y7, (AX)(R12*1)
+
+	// Interleave pairs of rows, then pairs of pairs, then the halves.
+	VUNPCKLPS Y1, Y0, Y8
+	VUNPCKHPS Y1, Y0, Y9
+	VUNPCKLPS Y3, Y2, Y10
+	VUNPCKHPS Y3, Y2, Y11
+	VUNPCKLPS Y5, Y4, Y12
+	VUNPCKHPS Y5, Y4, Y13
+	VUNPCKLPS Y7, Y6, Y14
+	VUNPCKHPS Y7, Y6, Y15
+	VSHUFPS   $0x44, Y10, Y8, Y0
+	VSHUFPS   $0xEE, Y10, Y8, Y1
+	VSHUFPS   $0x44, Y11, Y9, Y2
+	VSHUFPS   $0xEE, Y11, Y9, Y3
+	VSHUFPS   $0x44, Y14, Y12, Y4
+	VSHUFPS   $0xEE, Y14, Y12, Y5
+	VSHUFPS   $0x44, Y15, Y13, Y6
+	VSHUFPS   $0xEE, Y15, Y13, Y7
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x20, Y5, Y1, Y9
+	VPERM2F128 $0x20, Y6, Y2, Y10
+	VPERM2F128 $0x20, Y7, Y3, Y11
+	VPERM2F128 $0x31, Y4, Y0, Y12
+	VPERM2F128 $0x31, Y5, Y1, Y13
+	VPERM2F128 $0x31, Y6, Y2, Y14
+	VPERM2F128 $0x31, Y7, Y3, Y15
+
+	MOVQ    DI, BX
+	VMOVUPS Y8, (BX)
+	VMOVUPS Y9, (BX)(R9*1)
+	VMOVUPS Y10, (BX)(R9*2)
+	VMOVUPS Y11, (BX)(R13*1)
+	LEAQ    (BX)(R9*4), BX
+	VMOVUPS Y12, (BX)
+	VMOVUPS Y13, (BX)(R9*1)
+	VMOVUPS Y14, (BX)(R9*2)
+	VMOVUPS Y15, (BX)(R13*1)
+	ADDQ    R10, SI
+	ADDQ    R10, DX
+	ADDQ    R10, R15
+	ADDQ    R11, DI
+	DECQ    CX
+	JNZ     block
+	VZEROUPPER
+	RET
+
 // RED4 reduces four YMM sums A, B, C, D (8 partial sums each; XA and XB
 // name A's and B's lower halves) to the four totals, stored as 4 floats at
 // DST: two rounds of pairwise horizontal adds within each 128-bit half,
@@ -369,12 +689,22 @@ block:
 	VADDPS XB, XA, XA; \
 	VMOVUPS XA, DST
 
-// func gemmNT4x4AVX512(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// RED4ACC is RED4 adding the totals to the 4 floats at DST.
+#define RED4ACC(A, XA, B, XB, C, D, DST) \
+	VHADDPS B, A, A; \
+	VHADDPS D, C, C; \
+	VHADDPS C, A, A; \
+	VEXTRACTF128 $1, A, XB; \
+	VADDPS XB, XA, XA; \
+	VADDPS DST, XA, XA; \
+	VMOVUPS XA, DST
+
+// func gemmNT4x4AVX512(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc, acc int)
 //
 // C[0:4][0:4] = A[0:4][0:k] · B[0:4][0:k]ᵀ, every element the dot product
 // of a row of A and a row of B; k a multiple of 16, strides in floats.
 // Z0..Z15 hold 16 partial sums of each element, reduced at the end.
-TEXT ·gemmNT4x4AVX512(SB), NOSPLIT, $0-56
+TEXT ·gemmNT4x4AVX512(SB), NOSPLIT, $0-64
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ lda+16(FP), R8
@@ -469,6 +799,9 @@ nt512:
 	VEXTRACTF64X4 $1, Z15, Y16
 	VADDPS        Y16, Y15, Y15
 	LEAQ          (R10)(R10*2), R13
+	MOVQ          acc+56(FP), AX
+	TESTQ         AX, AX
+	JNZ           nt512acc
 	RED4(Y0, X0, Y1, X1, Y2, Y3, (DX))
 	RED4(Y4, X4, Y5, X5, Y6, Y7, (DX)(R10*1))
 	RED4(Y8, X8, Y9, X9, Y10, Y11, (DX)(R10*2))
@@ -476,11 +809,19 @@ nt512:
 	VZEROUPPER
 	RET
 
-// func gemmNT4x4AVX2(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+nt512acc:
+	RED4ACC(Y0, X0, Y1, X1, Y2, Y3, (DX))
+	RED4ACC(Y4, X4, Y5, X5, Y6, Y7, (DX)(R10*1))
+	RED4ACC(Y8, X8, Y9, X9, Y10, Y11, (DX)(R10*2))
+	RED4ACC(Y12, X12, Y13, X13, Y14, Y15, (DX)(R13*1))
+	VZEROUPPER
+	RET
+
+// func gemmNT4x4AVX2(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc, acc int)
 //
 // gemmNT4x4AVX512 for AVX2, k a multiple of 8: Y0..Y15 hold 8 partial
 // sums of each element; B's rows are read from memory by the FMAs.
-TEXT ·gemmNT4x4AVX2(SB), NOSPLIT, $0-56
+TEXT ·gemmNT4x4AVX2(SB), NOSPLIT, $0-64
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ lda+16(FP), R8
@@ -535,9 +876,20 @@ nt256:
 	JNZ         nt256
 
 	// Store rows 0..2, then compute row 3.
+	MOVQ acc+56(FP), AX
+	TESTQ AX, AX
+	JNZ  nt256acc
 	RED4(Y0, X0, Y1, X1, Y2, Y3, (DX))
 	RED4(Y4, X4, Y5, X5, Y6, Y7, (DX)(R10*1))
 	RED4(Y8, X8, Y9, X9, Y10, Y11, (DX)(R10*2))
+	JMP  nt256row3start
+
+nt256acc:
+	RED4ACC(Y0, X0, Y1, X1, Y2, Y3, (DX))
+	RED4ACC(Y4, X4, Y5, X5, Y6, Y7, (DX)(R10*1))
+	RED4ACC(Y8, X8, Y9, X9, Y10, Y11, (DX)(R10*2))
+
+nt256row3start:
 	MOVQ   k+0(FP), CX
 	MOVQ   a+8(FP), SI
 	MOVQ   b+24(FP), DI
@@ -560,7 +912,14 @@ nt256row3:
 	JNZ         nt256row3
 	LEAQ        (DX)(R10*2), DX
 	ADDQ        R10, DX
+	TESTQ       AX, AX
+	JNZ         nt256acc3
 	RED4(Y0, X0, Y1, X1, Y2, Y3, (DX))
+	VZEROUPPER
+	RET
+
+nt256acc3:
+	RED4ACC(Y0, X0, Y1, X1, Y2, Y3, (DX))
 	VZEROUPPER
 	RET
 
@@ -801,5 +1160,249 @@ sumBlocksLoop:
 	VHADDPS      X0, X0, X0
 	VHADDPS      X0, X0, X0
 	VMOVSS       X0, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func nonzeroBits16(src *float32, blocks int, bits *uint16)
+//
+// For each of blocks blocks of 16 floats, writes a 16-bit word whose bit
+// i is set if float i is not zero (of either sign; NaNs count as not
+// zero): the floats' bits but the sign tested against zero. AVX-512.
+TEXT ·nonzeroBits16(SB), NOSPLIT, $0-24
+	MOVQ         src+0(FP), SI
+	MOVQ         blocks+8(FP), CX
+	MOVQ         bits+16(FP), DI
+	MOVL         $0x7fffffff, AX
+	VPBROADCASTD AX, Z1
+
+nzLoop:
+	VPTESTMD (SI), Z1, K1
+	KMOVW    K1, AX
+	MOVW     AX, (DI)
+	ADDQ     $64, SI
+	ADDQ     $2, DI
+	DECQ     CX
+	JNZ      nzLoop
+	VZEROUPPER
+	RET
+
+// Qword indices of VPERMI2PD that pair the 128-bit lanes of two ZMM
+// registers A and B within each 256-bit half: lo = [A0 B0 | A2 B2], hi =
+// [A1 B1 | A3 B3] (lanes of 4 floats), as VPERM2F128 $0x20 and $0x31 do
+// for YMM.
+DATA pairLanesLo<>+0(SB)/8, $0
+DATA pairLanesLo<>+8(SB)/8, $1
+DATA pairLanesLo<>+16(SB)/8, $8
+DATA pairLanesLo<>+24(SB)/8, $9
+DATA pairLanesLo<>+32(SB)/8, $4
+DATA pairLanesLo<>+40(SB)/8, $5
+DATA pairLanesLo<>+48(SB)/8, $12
+DATA pairLanesLo<>+56(SB)/8, $13
+GLOBL pairLanesLo<>(SB), RODATA|NOPTR, $64
+DATA pairLanesHi<>+0(SB)/8, $2
+DATA pairLanesHi<>+8(SB)/8, $3
+DATA pairLanesHi<>+16(SB)/8, $10
+DATA pairLanesHi<>+24(SB)/8, $11
+DATA pairLanesHi<>+32(SB)/8, $6
+DATA pairLanesHi<>+40(SB)/8, $7
+DATA pairLanesHi<>+48(SB)/8, $14
+DATA pairLanesHi<>+56(SB)/8, $15
+GLOBL pairLanesHi<>(SB), RODATA|NOPTR, $64
+
+// TRANS2 transposes, in each 256-bit half independently, the 8×8 block
+// whose rows are Z0..Z7 into Z8..Z15 (row i of the result is column i),
+// as transpose8x8 does for YMM; Z30 and Z31 hold pairLanesLo and
+// pairLanesHi.
+#define TRANS2 \
+	VUNPCKLPS Z1, Z0, Z8; \
+	VUNPCKHPS Z1, Z0, Z9; \
+	VUNPCKLPS Z3, Z2, Z10; \
+	VUNPCKHPS Z3, Z2, Z11; \
+	VUNPCKLPS Z5, Z4, Z12; \
+	VUNPCKHPS Z5, Z4, Z13; \
+	VUNPCKLPS Z7, Z6, Z14; \
+	VUNPCKHPS Z7, Z6, Z15; \
+	VSHUFPS   $0x44, Z10, Z8, Z0; \
+	VSHUFPS   $0xEE, Z10, Z8, Z1; \
+	VSHUFPS   $0x44, Z11, Z9, Z2; \
+	VSHUFPS   $0xEE, Z11, Z9, Z3; \
+	VSHUFPS   $0x44, Z14, Z12, Z4; \
+	VSHUFPS   $0xEE, Z14, Z12, Z5; \
+	VSHUFPS   $0x44, Z15, Z13, Z6; \
+	VSHUFPS   $0xEE, Z15, Z13, Z7; \
+	VMOVAPD   Z30, Z8; \
+	VPERMI2PD Z4, Z0, Z8; \
+	VMOVAPD   Z30, Z9; \
+	VPERMI2PD Z5, Z1, Z9; \
+	VMOVAPD   Z30, Z10; \
+	VPERMI2PD Z6, Z2, Z10; \
+	VMOVAPD   Z30, Z11; \
+	VPERMI2PD Z7, Z3, Z11; \
+	VMOVAPD   Z31, Z12; \
+	VPERMI2PD Z4, Z0, Z12; \
+	VMOVAPD   Z31, Z13; \
+	VPERMI2PD Z5, Z1, Z13; \
+	VMOVAPD   Z31, Z14; \
+	VPERMI2PD Z6, Z2, Z14; \
+	VMOVAPD   Z31, Z15; \
+	VPERMI2PD Z7, Z3, Z15
+
+// func toLanes512(src, dst *float32, channels, posStride int)
+//
+// toLanes for 8 positions (posStride floats apart at src, channels planes
+// of 64 each) into dst's interior (lane layout), two ranks at a time: one
+// ZMM load takes ranks r and r+1 of a position. AVX-512.
+TEXT ·toLanes512(SB), NOSPLIT, $0-32
+	MOVQ      src+0(FP), SI
+	MOVQ      dst+8(FP), DI
+	MOVQ      channels+16(FP), CX
+	MOVQ      posStride+24(FP), R8
+	SHLQ      $2, R8
+	LEAQ      (R8)(R8*2), R12 // 3 positions
+	VMOVDQU64 pairLanesLo<>(SB), Z30
+	VMOVDQU64 pairLanesHi<>(SB), Z31
+
+tlChannel:
+	MOVQ $4, DX     // rank pairs
+	MOVQ SI, R10    // ranks r, r+1 of position 0
+	LEAQ 352(DI), R11 // dst interior: (10+1)·8 floats
+
+tlPair:
+	MOVQ      R10, AX
+	VMOVUPS   (AX), Z0
+	VMOVUPS   (AX)(R8*1), Z1
+	VMOVUPS   (AX)(R8*2), Z2
+	VMOVUPS   (AX)(R12*1), Z3
+	LEAQ      (AX)(R8*4), AX
+	VMOVUPS   (AX), Z4
+	VMOVUPS   (AX)(R8*1), Z5
+	VMOVUPS   (AX)(R8*2), Z6
+	VMOVUPS   (AX)(R12*1), Z7
+	TRANS2
+	// Row f of rank r at dst + f·8 floats, of rank r+1 one padded rank
+	// (80 floats) further.
+	VMOVUPS       Y8, (R11)
+	VEXTRACTF64X4 $1, Z8, 320(R11)
+	VMOVUPS       Y9, 32(R11)
+	VEXTRACTF64X4 $1, Z9, 352(R11)
+	VMOVUPS       Y10, 64(R11)
+	VEXTRACTF64X4 $1, Z10, 384(R11)
+	VMOVUPS       Y11, 96(R11)
+	VEXTRACTF64X4 $1, Z11, 416(R11)
+	VMOVUPS       Y12, 128(R11)
+	VEXTRACTF64X4 $1, Z12, 448(R11)
+	VMOVUPS       Y13, 160(R11)
+	VEXTRACTF64X4 $1, Z13, 480(R11)
+	VMOVUPS       Y14, 192(R11)
+	VEXTRACTF64X4 $1, Z14, 512(R11)
+	VMOVUPS       Y15, 224(R11)
+	VEXTRACTF64X4 $1, Z15, 544(R11)
+	ADDQ          $64, R10  // two ranks of 8 floats
+	ADDQ          $640, R11 // two padded ranks
+	DECQ          DX
+	JNZ           tlPair
+	ADDQ          $256, SI  // next plane
+	ADDQ          $3200, DI // next channel: 800 floats
+	DECQ          CX
+	JNZ           tlChannel
+	VZEROUPPER
+	RET
+
+// MASK2 zeroes the floats of R where the 16 floats at M are not > 0
+// (Z29 holds zeros; Z28 and K1 are clobbered).
+#define MASK2(M, R) \
+	VMOVUPS   M, Z28; \
+	VCMPPS    $0x0e, Z29, Z28, K1; \
+	VMOVAPS.Z R, K1, R
+
+// func toLanesMasked512(src, mask, keep, dst *float32, channels, posStride int)
+//
+// toLanes512 of src with every float zeroed where the float at the same
+// offset from mask is not > 0 (the ReLU's gradient mask); if keep is not
+// nil, the masked values are also stored at the same offsets from keep.
+// AVX-512.
+TEXT ·toLanesMasked512(SB), NOSPLIT, $0-48
+	MOVQ      src+0(FP), SI
+	MOVQ      mask+8(FP), BX
+	MOVQ      keep+16(FP), R9
+	MOVQ      dst+24(FP), DI
+	MOVQ      channels+32(FP), CX
+	MOVQ      posStride+40(FP), R8
+	SUBQ      SI, BX // mask and keep as offsets from src
+	SUBQ      SI, R9
+	VPXORD    Z29, Z29, Z29
+	SHLQ      $2, R8
+	LEAQ      (R8)(R8*2), R12 // 3 positions
+	VMOVDQU64 pairLanesLo<>(SB), Z30
+	VMOVDQU64 pairLanesHi<>(SB), Z31
+
+tmChannel:
+	MOVQ $4, DX     // rank pairs
+	MOVQ SI, R10    // ranks r, r+1 of position 0
+	LEAQ 352(DI), R11 // dst interior: (10+1)·8 floats
+
+tmPair:
+	MOVQ      R10, AX
+	VMOVUPS   (AX), Z0
+	VMOVUPS   (AX)(R8*1), Z1
+	VMOVUPS   (AX)(R8*2), Z2
+	VMOVUPS   (AX)(R12*1), Z3
+	LEAQ      (AX)(R8*4), AX
+	VMOVUPS   (AX), Z4
+	VMOVUPS   (AX)(R8*1), Z5
+	VMOVUPS   (AX)(R8*2), Z6
+	VMOVUPS   (AX)(R12*1), Z7
+	LEAQ      (R10)(BX*1), AX // the mask's rows
+	MASK2((AX), Z0)
+	MASK2((AX)(R8*1), Z1)
+	MASK2((AX)(R8*2), Z2)
+	MASK2((AX)(R12*1), Z3)
+	LEAQ      (AX)(R8*4), AX
+	MASK2((AX), Z4)
+	MASK2((AX)(R8*1), Z5)
+	MASK2((AX)(R8*2), Z6)
+	MASK2((AX)(R12*1), Z7)
+	MOVQ      keep+16(FP), AX
+	TESTQ     AX, AX
+	JZ        tmTrans
+	LEAQ      (R10)(R9*1), AX // keep's rows
+	VMOVUPS   Z0, (AX)
+	VMOVUPS   Z1, (AX)(R8*1)
+	VMOVUPS   Z2, (AX)(R8*2)
+	VMOVUPS   Z3, (AX)(R12*1)
+	LEAQ      (AX)(R8*4), AX
+	VMOVUPS   Z4, (AX)
+	VMOVUPS   Z5, (AX)(R8*1)
+	VMOVUPS   Z6, (AX)(R8*2)
+	VMOVUPS   Z7, (AX)(R12*1)
+
+tmTrans:
+	TRANS2
+	// Row f of rank r at dst + f·8 floats, of rank r+1 one padded rank
+	// (80 floats) further.
+	VMOVUPS       Y8, (R11)
+	VEXTRACTF64X4 $1, Z8, 320(R11)
+	VMOVUPS       Y9, 32(R11)
+	VEXTRACTF64X4 $1, Z9, 352(R11)
+	VMOVUPS       Y10, 64(R11)
+	VEXTRACTF64X4 $1, Z10, 384(R11)
+	VMOVUPS       Y11, 96(R11)
+	VEXTRACTF64X4 $1, Z11, 416(R11)
+	VMOVUPS       Y12, 128(R11)
+	VEXTRACTF64X4 $1, Z12, 448(R11)
+	VMOVUPS       Y13, 160(R11)
+	VEXTRACTF64X4 $1, Z13, 480(R11)
+	VMOVUPS       Y14, 192(R11)
+	VEXTRACTF64X4 $1, Z14, 512(R11)
+	VMOVUPS       Y15, 224(R11)
+	VEXTRACTF64X4 $1, Z15, 544(R11)
+	ADDQ          $64, R10  // two ranks of 8 floats
+	ADDQ          $640, R11 // two padded ranks
+	DECQ          DX
+	JNZ           tmPair
+	ADDQ          $256, SI  // next plane
+	ADDQ          $3200, DI // next channel: 800 floats
+	DECQ          CX
+	JNZ           tmChannel
 	VZEROUPPER
 	RET

@@ -51,3 +51,52 @@ func TestPackedProduct(t *testing.T) {
 		}
 	}
 }
+
+// The packed product with bias adds each row's bias and, with relu, clamps
+// at zero but keeps NaNs.
+func TestPackedProductBias(t *testing.T) {
+	if !haveAVX512 {
+		t.Skip("no AVX-512 on this CPU")
+	}
+	rng := rand.New(rand.NewPCG(28, 28))
+	for _, relu := range []bool{false, true} {
+		for _, sz := range [][2]int{{1, 32}, {5, 64}, {73, 64}} {
+			k, n := sz[0], sz[1]
+			ldb, ldc := n+3, n+7
+			a, b, c := randomNormal(rng, k*winoRowBlock, 1), randomNormal(rng, k*ldb, 1), make([]float32, winoRowBlock*ldc)
+			bias := randomNormal(rng, winoRowBlock, 1)
+			b[0] = float32(math.NaN()) // column 0 of every row is NaN
+			for i := range c {
+				c[i] = -7
+			}
+			packedProductBias(k, a, b, ldb, c, ldc, n, bias, relu)
+			for r := 0; r < winoRowBlock; r++ {
+				for j := 0; j < ldc; j++ {
+					got := c[r*ldc+j]
+					if j >= n {
+						if got != -7 {
+							t.Fatalf("wrote C[%d][%d] past n", r, j)
+						}
+						continue
+					}
+					want := float64(bias[r])
+					for l := 0; l < k; l++ {
+						want += float64(a[l*winoRowBlock+r]) * float64(b[l*ldb+j])
+					}
+					if relu {
+						want = math.Max(want, 0)
+					}
+					if j == 0 {
+						if !math.IsNaN(float64(got)) {
+							t.Fatalf("relu=%v k=%d: C[%d][0] = %v, want NaN", relu, k, r, got)
+						}
+						continue
+					}
+					if d := math.Abs(float64(got) - want); d > 1e-5*math.Sqrt(float64(k))*(1+math.Abs(want)) {
+						t.Fatalf("relu=%v k=%d n=%d: C[%d][%d] = %v, want %v", relu, k, n, r, j, got, want)
+					}
+				}
+			}
+		}
+	}
+}

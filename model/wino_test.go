@@ -249,7 +249,8 @@ func TestLaneLayout(t *testing.T) {
 
 // Every kernel set's C = A·Bᵀ matches a float64 product, for the block
 // kernels' sizes and for sizes they leave to the portable loop, with
-// padded strides; it writes nothing outside C.
+// padded strides; it writes nothing outside C. With acc it adds A·Bᵀ to C
+// (here: twice the product after a second call).
 func TestGemmNT(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 19))
 	for _, name := range availableKernels() {
@@ -271,22 +272,25 @@ func TestGemmNT(t *testing.T) {
 			for i := range c {
 				c[i] = float32(math.NaN())
 			}
-			k.gemmNT(m, n, kk, a, lda, b, ldb, c, ldc)
-			for i := 0; i < m; i++ {
-				for j := 0; j < ldc; j++ {
-					got := c[i*ldc+j]
-					if j >= n {
-						if !math.IsNaN(float64(got)) {
-							t.Fatalf("%s %v: wrote C[%d][%d] outside C", name, sz, i, j)
+			for pass, acc := range []bool{false, true} {
+				k.gemmNT(m, n, kk, a, lda, b, ldb, c, ldc, acc)
+				for i := 0; i < m; i++ {
+					for j := 0; j < ldc; j++ {
+						got := c[i*ldc+j]
+						if j >= n {
+							if !math.IsNaN(float64(got)) {
+								t.Fatalf("%s %v: wrote C[%d][%d] outside C", name, sz, i, j)
+							}
+							continue
 						}
-						continue
-					}
-					var want float64
-					for l := 0; l < kk; l++ {
-						want += float64(a[i*lda+l]) * float64(b[j*ldb+l])
-					}
-					if d := math.Abs(float64(got) - want); d > 1e-5*math.Sqrt(float64(kk))+1e-6 {
-						t.Fatalf("%s %v: C[%d][%d] = %v, want %v", name, sz, i, j, got, want)
+						var want float64
+						for l := 0; l < kk; l++ {
+							want += float64(a[i*lda+l]) * float64(b[j*ldb+l])
+						}
+						want *= float64(pass + 1)
+						if d := math.Abs(float64(got) - want); d > 2e-5*math.Sqrt(float64(kk))+1e-6 {
+							t.Fatalf("%s %v acc=%v: C[%d][%d] = %v, want %v", name, sz, acc, i, j, got, want)
+						}
 					}
 				}
 			}
@@ -403,6 +407,160 @@ func TestGradientKernelsExact(t *testing.T) {
 				}
 				if math.Float32bits(s1[c]) != math.Float32bits(s2[c]) || math.Abs(float64(s1[c])-want) > 1e-5*float64(batch*planeSquares) {
 					t.Fatalf("%s %v: channel %d sums to %v (portable %v), want %v", name, sz, c, s2[c], s1[c], want)
+				}
+			}
+		}
+	}
+}
+
+// transformFilter's written-out products equal the plain matrix products
+// G f Gᵀ in float64, rounded once (up to the sign of zeros).
+func TestTransformFilterMatchesProducts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(26, 26))
+	g := [4][3]float64{{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}}
+	for trial := 0; trial < 2000; trial++ {
+		var f [9]float32
+		for i := range f {
+			f[i] = float32(rng.NormFloat64() * math.Pow(10, float64(rng.IntN(9)-4)))
+			if rng.IntN(8) == 0 {
+				f[i] = 0
+			}
+		}
+		var tt [4][3]float64
+		for r := 0; r < 4; r++ {
+			for c := 0; c < 3; c++ {
+				tt[r][c] = g[r][0]*float64(f[c]) + g[r][1]*float64(f[3+c]) + g[r][2]*float64(f[6+c])
+			}
+		}
+		got := transformFilter(f[:])
+		for r := 0; r < 4; r++ {
+			for c := 0; c < 4; c++ {
+				want := float32(tt[r][0]*g[c][0] + tt[r][1]*g[c][1] + tt[r][2]*g[c][2])
+				if got[r*4+c] != want {
+					t.Fatalf("filter %v: U[%d][%d] = %v, want %v", f, r, c, got[r*4+c], want)
+				}
+			}
+		}
+	}
+}
+
+// toLanesMasked is toLanes of the masked values (dy where the mask > 0,
+// else 0: negative, zero and NaN masks zero it) and writes no border;
+// toLanesMaskedKeep also keeps the masked values; laneSums sums each
+// channel's interior, for every kernel set.
+func TestLaneLayoutMasked(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 27))
+	for _, name := range availableKernels() {
+		k, err := kernelSet(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ch := range []int{1, 3, 32} {
+			for s := 1; s <= lanes; s++ {
+				src := randomNormal(rng, s*ch*planeSquares, 1)
+				mask := randomNormal(rng, s*ch*planeSquares, 1)
+				for i := range mask {
+					switch rng.IntN(6) {
+					case 0:
+						mask[i] = 0
+					case 1:
+						mask[i] = float32(math.NaN())
+					}
+				}
+				masked := make([]float32, len(src))
+				for i := range src {
+					if mask[i] > 0 {
+						masked[i] = src[i]
+					}
+				}
+				want, got := make([]float32, ch*laneChannel), make([]float32, ch*laneChannel)
+				for i := range want {
+					want[i], got[i] = 7, 7 // the border stays as it was
+				}
+				toLanes(masked, ch, s, want)
+				k.toLanesMasked(src, mask, ch, s, got)
+				for i := range want {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) && !(got[i] == 0 && want[i] == 0) {
+						t.Fatalf("%s ch=%d s=%d: float %d = %v, want %v", name, ch, s, i, got[i], want[i])
+					}
+				}
+				// With keep: the same lanes, and the masked values in src's layout.
+				got2 := make([]float32, ch*laneChannel)
+				for i := range got2 {
+					got2[i] = 7
+				}
+				keep := make([]float32, len(src)+5)
+				for i := range keep {
+					keep[i] = -3
+				}
+				k.toLanesMaskedKeep(src, mask, keep, ch, s, got2)
+				for i := range got {
+					if math.Float32bits(got2[i]) != math.Float32bits(got[i]) {
+						t.Fatalf("%s ch=%d s=%d: with keep, float %d = %v, want %v", name, ch, s, i, got2[i], got[i])
+					}
+				}
+				for i, v := range keep {
+					want := float32(-3)
+					if i < len(masked) {
+						want = masked[i]
+					}
+					if v != want {
+						t.Fatalf("%s ch=%d s=%d: kept float %d = %v, want %v", name, ch, s, i, v, want)
+					}
+				}
+				clear(got)
+				k.toLanesMasked(src, mask, ch, s, got)
+				sums := make([]float32, ch)
+				k.laneSums(got, ch, sums)
+				for c := 0; c < ch; c++ {
+					var ref float64
+					for p := 0; p < s; p++ {
+						for q := 0; q < planeSquares; q++ {
+							ref += float64(masked[(p*ch+c)*planeSquares+q])
+						}
+					}
+					if d := math.Abs(float64(sums[c]) - ref); d > 1e-5*(1+math.Abs(ref)) {
+						t.Fatalf("%s ch=%d s=%d: channel %d sums to %v, want %v", name, ch, s, c, sums[c], ref)
+					}
+				}
+			}
+		}
+	}
+}
+
+// filterGradient's written-out products equal the plain matrix products
+// Gᵀ dU G in float64, rounded once (up to the sign of zeros).
+func TestFilterGradientMatchesProducts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 29))
+	g := [4][3]float64{{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}}
+	const cin, cout = 3, 5
+	du := make([]float64, cout*winoPoints*cin)
+	for trial := 0; trial < 200; trial++ {
+		for i := range du {
+			du[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(9)-4))
+			if rng.IntN(8) == 0 {
+				du[i] = 0
+			}
+		}
+		dw := make([]float32, cout*cin*9)
+		filterGradient(du, cin, cout, dw)
+		for co := 0; co < cout; co++ {
+			for ci := 0; ci < cin; ci++ {
+				var u [16]float64
+				for xi := range u {
+					u[xi] = du[(co*winoPoints+xi)*cin+ci]
+				}
+				for a := 0; a < 3; a++ {
+					var tt [4]float64
+					for j := 0; j < 4; j++ {
+						tt[j] = g[0][a]*u[j] + g[1][a]*u[4+j] + g[2][a]*u[8+j] + g[3][a]*u[12+j]
+					}
+					for b := 0; b < 3; b++ {
+						want := float32(tt[0]*g[0][b] + tt[1]*g[1][b] + tt[2]*g[2][b] + tt[3]*g[3][b])
+						if got := dw[(co*cin+ci)*9+a*3+b]; got != want {
+							t.Fatalf("dw[%d][%d][%d][%d] = %v, want %v", co, ci, a, b, got, want)
+						}
+					}
 				}
 			}
 		}

@@ -17,11 +17,13 @@ import (
 // converting each group between gorgonia's NCHW tensors and the lane
 // layout on the way in and out:
 //
-//	winoConvOp            y = act(conv(x, w) + b [+ res]), act = ReLU or identity
-//	reluGradOp            dPre = dy ⊙ (y > 0)
-//	winoConvInputGradOp   dx = the adjoint of the convolution applied to dPre
-//	winoConvFilterGradOp  dw, summed over the batch in the transformed domain
-//	biasGradOp            db = Σ dPre
+//	winoConvOp      y = act(conv(x, w) + b [+ res]), act = ReLU or identity
+//	winoConvGradOp  all of its gradients in one pass over the batch:
+//	                dPre = dy ⊙ (y > 0) (the ReLU's mask), dx = the
+//	                adjoint of the convolution applied to dPre, dw summed
+//	                over the batch in the transformed domain, db = Σ dPre
+//	winoGradPartOp  hands on dw, db or dPre (the residual's gradient),
+//	                which winoConvGradOp computed besides its output
 //
 // The gradients are exact: each is the adjoint of the linear map the
 // forward op computes (the transforms' transposes: dM = A dY Aᵀ,
@@ -35,15 +37,20 @@ import (
 // once the first has sized them). A graph's machine runs one op at a time,
 // so the ops share it. Not part of any op's identity.
 type convArena struct {
-	k       *fastKernels
-	workers []*convScratch
-	slabs   []float32 // the filter gradient ops' per-slab sums
-	sums    []float64 // their total
+	k         *fastKernels
+	workers   []*convScratch
+	slabs     []float32 // the filter gradient ops' per-slab sums
+	sums      []float64 // their total
+	biasSlabs []float64 // winoConvGradOp's per-slab bias sums
+	pack      []float32 // the 1×1 ops' packed filters (packRows)
+	packBias  []float32
 }
 
 type convScratch struct {
-	in, out, dx []float32 // lane layout; in's border stays zero
+	in, out, dx []float32 // lane layout; in's and out's borders stay zero
 	v, m        []float32 // transformed arrays of one group, or of a slab
+	sums        []float32 // one group's channel sums
+	blk         []float32 // one block of rows of a 1×1 product
 }
 
 func newConvArena() (*convArena, error) {
@@ -229,33 +236,40 @@ func (op winoConvOp) DiffWRT(n int) []bool {
 	return d[:n]
 }
 
-// SymDiff implements gorgonia.SDOp.
+// SymDiff implements gorgonia.SDOp: one winoConvGradOp computes every
+// gradient; its output is dx (dw without inputGrad), and winoGradPartOp
+// nodes hand on the others.
 func (op winoConvOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	dPre := grad
-	var err error
-	if op.relu {
-		if dPre, err = G.ApplyOp(reluGradOp{out: newOutBuf(), arena: op.arena}, grad, output); err != nil {
-			return nil, err
-		}
-	}
-	var dx *G.Node
+	gop := winoConvGradOp{cin: op.cin, cout: op.cout, relu: op.relu, residual: op.residual, inputGrad: op.inputGrad,
+		out: newOutBuf(), st: &winoGradState{dw: newOutBuf(), db: newOutBuf(), dPre: newOutBuf()}, arena: op.arena, fwd: op.layer}
 	if op.inputGrad {
-		dop := winoConvInputGradOp{cin: op.cin, cout: op.cout, out: newOutBuf(), arena: op.arena, layer: newWinoLayer(op.cout, op.cin), fwd: op.layer}
-		if dx, err = G.ApplyOp(dop, dPre, inputs[1]); err != nil {
-			return nil, err
-		}
+		gop.layer = newWinoLayer(op.cout, op.cin)
 	}
-	dw, err := G.ApplyOp(winoConvFilterGradOp{cin: op.cin, cout: op.cout, out: newOutBuf(), arena: op.arena}, dPre, inputs[0])
+	all, err := G.ApplyOp(gop, grad, output, inputs[0], inputs[1])
 	if err != nil {
 		return nil, err
 	}
-	db, err := G.ApplyOp(biasGradOp{out: newOutBuf(), arena: op.arena}, dPre)
-	if err != nil {
+	part := func(p winoGradPart) (*G.Node, error) {
+		return G.ApplyOp(winoGradPartOp{part: p, cin: op.cin, cout: op.cout, st: gop.st}, all, grad)
+	}
+	var dx, dw, db, dres *G.Node
+	if op.inputGrad {
+		dx = all
+		if dw, err = part(partDW); err != nil {
+			return nil, err
+		}
+	} else {
+		dw = all
+	}
+	if db, err = part(partDB); err != nil {
 		return nil, err
 	}
 	grads := G.Nodes{dx, dw, db}
 	if op.residual {
-		grads = append(grads, dPre)
+		if dres, err = part(partDRes); err != nil {
+			return nil, err
+		}
+		grads = append(grads, dres)
 	}
 	return grads, nil
 }
@@ -362,182 +376,270 @@ func channelSumsGo(x []float32, batch, channels, lo, hi int, sums []float32) {
 	}
 }
 
-// winoConvInputGradOp is winoConvOp's gradient with respect to its input:
-// inputs dPre [batch, cout, 8, 8] (the gradient before the bias, i.e.
-// after the ReLU's mask) and w [cout, cin, 3, 3]; output dx
-// [batch, cin, 8, 8]. Per group: dM = A dPre Aᵀ, dV_ξ = U_ξᵀ dM_ξ, then
-// dx = Σ B dV Bᵀ over the tiles.
-type winoConvInputGradOp struct {
-	cin, cout int
-	out       outBuf
-	arena     *convArena
-	layer     *winoLayer // the transposed filters U_ξᵀ, as a cout→cin layer
+// filterSlab is how many lane groups winoConvGradOp sums the filter
+// gradient of into one array: the slabs are the units split across
+// goroutines, summed in a fixed order (in float64) at the end.
+const filterSlab = 4
+
+// winoGradState holds winoConvGradOp's results other than its output, for
+// its winoGradPartOp nodes. Not part of any op's identity.
+type winoGradState struct {
+	dw, db, dPre outBuf
+	// The tensors over them of the last run, which the parts hand on.
+	dwT, dbT, dPreT *tensor.Dense
+}
+
+// winoConvGradOp computes every gradient of a winoConvOp: inputs the
+// gradient dy of its output [batch, cout, 8, 8], that output y (for the
+// ReLU's mask), its input x [batch, cin, 8, 8] and filters w
+// [cout, cin, 3, 3]; output dx [batch, cin, 8, 8] if inputGrad, else dw.
+// Besides, it writes dw [cout, cin, 3, 3], db [cout] and, with residual,
+// dPre [batch, cout, 8, 8] (the residual input's gradient) to st.
+//
+// Lane group by lane group, while the group's data is in cache: dPre =
+// dy ⊙ (y > 0), its channel sums (the bias's gradient), dM = A dPre Aᵀ;
+// dx: dV_ξ = U_ξᵀ dM_ξ, dx = Σ B dV Bᵀ over the tiles; dw: V = Bᵀ x B,
+// dU_ξ += dM_ξ V_ξᵀ into the group's slab of filterSlab groups (in group
+// order); finally dw = Gᵀ (Σ slabs dU) G.
+type winoConvGradOp struct {
+	cin, cout                 int
+	relu, residual, inputGrad bool
+	out                       outBuf
+	st                        *winoGradState
+	arena                     *convArena
+	layer                     *winoLayer // the transposed filters U_ξᵀ, as a cout→cin layer (with inputGrad)
 	// fwd is the forward op's layer, whose filters that op transformed
 	// earlier in the same run from the same w.
 	fwd *winoLayer
 }
 
-func (op winoConvInputGradOp) Arity() int { return 2 }
-func (op winoConvInputGradOp) Type() hm.Type {
+func (op winoConvGradOp) Arity() int { return 4 }
+func (op winoConvGradOp) Type() hm.Type {
 	t := G.TensorType{Dims: 4, Of: hm.TypeVariable('a')}
-	return hm.NewFnType(t, t, t)
+	return hm.NewFnType(t, t, t, t, t)
 }
-func (op winoConvInputGradOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
-	if len(in) != 2 {
-		return nil, fmt.Errorf("%v: want 2 input shapes, got %d", op, len(in))
+func (op winoConvGradOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
+	if len(in) != 4 {
+		return nil, fmt.Errorf("%v: want 4 input shapes, got %d", op, len(in))
 	}
-	d, ok1 := in[0].(tensor.Shape)
-	w, ok2 := in[1].(tensor.Shape)
-	if !ok1 || !ok2 || d.Dims() != 4 || d[1] != op.cout || d[2] != 8 || d[3] != 8 || !w.Eq(tensor.Shape{op.cout, op.cin, 3, 3}) {
-		return nil, fmt.Errorf("%v: input shapes %v and %v do not fit", op, in[0], in[1])
+	var s [4]tensor.Shape
+	for i, d := range in {
+		sh, ok := d.(tensor.Shape)
+		if !ok {
+			return nil, fmt.Errorf("%v: input %d has no shape (%T)", op, i, d)
+		}
+		s[i] = sh
 	}
-	return tensor.Shape{d[0], op.cin, 8, 8}, nil
+	if s[0].Dims() != 4 || !s[0].Eq(tensor.Shape{s[0][0], op.cout, 8, 8}) || !s[1].Eq(s[0]) ||
+		!s[2].Eq(tensor.Shape{s[0][0], op.cin, 8, 8}) || !s[3].Eq(tensor.Shape{op.cout, op.cin, 3, 3}) {
+		return nil, fmt.Errorf("%v: input shapes %v do not fit", op, s)
+	}
+	if op.inputGrad {
+		return s[2].Clone(), nil
+	}
+	return s[3].Clone(), nil
 }
-func (op winoConvInputGradOp) ReturnsPtr() bool      { return false }
-func (op winoConvInputGradOp) CallsExtern() bool     { return false }
-func (op winoConvInputGradOp) OverwritesInput() int  { return -1 }
-func (op winoConvInputGradOp) WriteHash(h hash.Hash) { fmt.Fprint(h, "alicezero.", op.String()) }
-func (op winoConvInputGradOp) Hashcode() uint32      { return hashOf(op) }
-func (op winoConvInputGradOp) String() string {
-	return fmt.Sprintf("winoConvDx<%d→%d>", op.cin, op.cout)
+func (op winoConvGradOp) ReturnsPtr() bool      { return false }
+func (op winoConvGradOp) CallsExtern() bool     { return false }
+func (op winoConvGradOp) OverwritesInput() int  { return -1 }
+func (op winoConvGradOp) WriteHash(h hash.Hash) { fmt.Fprint(h, "alicezero.", op.String()) }
+func (op winoConvGradOp) Hashcode() uint32      { return hashOf(op) }
+func (op winoConvGradOp) String() string {
+	return fmt.Sprintf("winoConvGrad<%d→%d,relu=%v,res=%v,dx=%v>", op.cin, op.cout, op.relu, op.residual, op.inputGrad)
 }
 
-func (op winoConvInputGradOp) Do(in ...G.Value) (G.Value, error) {
-	ts, err := denseF32s(in, 2, op)
+func (op winoConvGradOp) Do(in ...G.Value) (G.Value, error) {
+	ts, err := denseF32s(in, 4, op)
 	if err != nil {
 		return nil, err
 	}
-	oshape, err := op.InferShape(ts[0].Shape(), ts[1].Shape())
+	oshape, err := op.InferShape(ts[0].Shape(), ts[1].Shape(), ts[2].Shape(), ts[3].Shape())
 	if err != nil {
 		return nil, err
 	}
-	out := op.out.tensor(oshape)
-	l, a := op.layer, op.arena
-	a.run(op.cout, 4, func(_, co0, co1 int) { l.setTransposeOf(op.fwd, co0, co1) })
-	dPre, dx := ts[0].Float32s(), out.Float32s()
-	batch, cin, cout := oshape[0], op.cin, op.cout
-	inN, outN := cin*planeSquares, cout*planeSquares
-	a.run(batch, lanes, func(wk, lo, hi int) {
-		sc, k := a.scratch(wk), a.k
-		gl := grown(&sc.out, cout*laneChannel)
-		dm := grown(&sc.m, winoPoints*winoStride(cout))
-		dv := grown(&sc.v, winoPoints*winoStride(l.rows))
-		dxl := grown(&sc.dx, cin*laneChannel)
-		s := hi - lo
-		k.toLanes(dPre[lo*outN:hi*outN], cout, s, gl)
-		k.winoOutAdj(gl, cout, dm, winoCols, winoStride(cout))
-		k.products(l, dm, dv)
-		k.winoInAdj(dv, cin, winoStride(l.rows), dxl)
-		k.fromLanes(dxl, cin, s, dx[lo*inN:hi*inN], inN)
-	})
-	return out, nil
-}
-
-// filterSlab is how many lane groups winoConvFilterGradOp sums in one
-// product per point: the products' depth (filterSlab·128 columns) must be
-// large for the dot-product kernel to be efficient, and the slabs are the
-// units split across goroutines and summed in a fixed order.
-const filterSlab = 4
-
-// winoConvFilterGradOp is winoConvOp's gradient with respect to its
-// filters: inputs dPre [batch, cout, 8, 8] and x [batch, cin, 8, 8];
-// output dw [cout, cin, 3, 3] = Gᵀ dU G with dU_ξ = Σ dM_ξ V_ξᵀ over every
-// tile of the batch.
-type winoConvFilterGradOp struct {
-	cin, cout int
-	out       outBuf
-	arena     *convArena
-}
-
-func (op winoConvFilterGradOp) Arity() int { return 2 }
-func (op winoConvFilterGradOp) Type() hm.Type {
-	t := G.TensorType{Dims: 4, Of: hm.TypeVariable('a')}
-	return hm.NewFnType(t, t, t)
-}
-func (op winoConvFilterGradOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
-	if len(in) != 2 {
-		return nil, fmt.Errorf("%v: want 2 input shapes, got %d", op, len(in))
-	}
-	d, ok1 := in[0].(tensor.Shape)
-	x, ok2 := in[1].(tensor.Shape)
-	if !ok1 || !ok2 || d.Dims() != 4 || !d.Eq(tensor.Shape{d[0], op.cout, 8, 8}) || !x.Eq(tensor.Shape{d[0], op.cin, 8, 8}) {
-		return nil, fmt.Errorf("%v: input shapes %v and %v do not fit", op, in[0], in[1])
-	}
-	return tensor.Shape{op.cout, op.cin, 3, 3}, nil
-}
-func (op winoConvFilterGradOp) ReturnsPtr() bool      { return false }
-func (op winoConvFilterGradOp) CallsExtern() bool     { return false }
-func (op winoConvFilterGradOp) OverwritesInput() int  { return -1 }
-func (op winoConvFilterGradOp) WriteHash(h hash.Hash) { fmt.Fprint(h, "alicezero.", op.String()) }
-func (op winoConvFilterGradOp) Hashcode() uint32      { return hashOf(op) }
-func (op winoConvFilterGradOp) String() string {
-	return fmt.Sprintf("winoConvDw<%d→%d>", op.cin, op.cout)
-}
-
-func (op winoConvFilterGradOp) Do(in ...G.Value) (G.Value, error) {
-	ts, err := denseF32s(in, 2, op)
-	if err != nil {
-		return nil, err
-	}
-	oshape, err := op.InferShape(ts[0].Shape(), ts[1].Shape())
-	if err != nil {
-		return nil, err
-	}
-	out := op.out.tensor(oshape)
-	a := op.arena
-	dPre, x := ts[0].Float32s(), ts[1].Float32s()
+	a, st := op.arena, op.st
 	batch, cin, cout := ts[0].Shape()[0], op.cin, op.cout
 	inN, outN := cin*planeSquares, cout*planeSquares
+	out := op.out.tensor(oshape)
+	dwT := out
+	var dx, dPre []float32
+	if op.inputGrad {
+		dx = out.Float32s()
+		dwT = st.dw.tensor(tensor.Shape{cout, cin, 3, 3})
+		st.dwT = dwT
+		l := op.layer
+		a.run(cout, 4, func(_, co0, co1 int) { l.setTransposeOf(op.fwd, co0, co1) })
+	}
+	if op.residual {
+		st.dPreT = st.dPre.tensor(ts[0].Shape())
+		dPre = st.dPreT.Float32s()
+	}
+	st.dbT = st.db.tensor(tensor.Shape{cout})
+	db := st.dbT.Float32s()
+	dy, y, x := ts[0].Float32s(), ts[1].Float32s(), ts[2].Float32s()
+
 	// Rows rounded up to the dot-product kernel's 4×4 blocks; the extra
 	// rows' products are computed from stale values and never read.
 	rin, rout := (cin+3)&^3, (cout+3)&^3
+	xiM := winoStride(cout)                     // dM's point stride, as the products read it
+	xiV := winoStride(rin)                      // V's, with room for rin rows
+	mN := winoPoints*xiM + (rout-cout)*winoCols // dM, with room for rout rows at the last point
+	vN := winoPoints * xiV
+	if op.inputGrad {
+		vN = max(vN, winoPoints*winoStride(op.layer.rows)) // dV shares the buffer
+	}
 	groups := (batch + lanes - 1) / lanes
 	slabs := (groups + filterSlab - 1) / filterSlab
 	duN := winoPoints * rout * rin
 	du := grown(&a.slabs, slabs*duN)
+	bsum := grown64(&a.biasSlabs, slabs*cout)
 	a.run(groups, filterSlab, func(wk, g0, g1 int) {
 		sc, k := a.scratch(wk), a.k
-		ld := (g1 - g0) * winoCols
-		xiV, xiM := rin*ld+16, rout*ld+16
 		xl := grown(&sc.in, cin*laneChannel)
 		gl := grown(&sc.out, cout*laneChannel)
-		v := grown(&sc.v, winoPoints*xiV)
-		m := grown(&sc.m, winoPoints*xiM)
+		dm := grown(&sc.m, mN)
+		v := grown(&sc.v, vN)
+		sums := grown(&sc.sums, cout)
+		s := g0 / filterSlab
+		slab := du[s*duN : (s+1)*duN]
+		bs := bsum[s*cout : (s+1)*cout]
+		clear(bs)
 		for g := g0; g < g1; g++ {
 			lo, hi := g*lanes, min(batch, (g+1)*lanes)
-			col := (g - g0) * winoCols
-			k.toLanes(x[lo*inN:hi*inN], cin, hi-lo, xl)
-			k.winoIn(xl, cin, v[col:], ld, xiV)
-			k.toLanes(dPre[lo*outN:hi*outN], cout, hi-lo, gl)
-			k.winoOutAdj(gl, cout, m[col:], ld, xiM)
-		}
-		slab := du[g0/filterSlab*duN : (g0/filterSlab+1)*duN]
-		for xi := 0; xi < winoPoints; xi++ {
-			k.gemmNT(rout, rin, ld, m[xi*xiM:], ld, v[xi*xiV:], ld, slab[xi*rout*rin:], rin)
+			n := hi - lo
+			gp := dy[lo*outN : hi*outN]
+			switch {
+			case op.relu && op.residual: // dPre is an output too
+				k.toLanesMaskedKeep(gp, y[lo*outN:hi*outN], dPre[lo*outN:hi*outN], cout, n, gl)
+			case op.relu: // masked on the way into the lane layout
+				k.toLanesMasked(gp, y[lo*outN:hi*outN], cout, n, gl)
+			default:
+				if op.residual {
+					copy(dPre[lo*outN:hi*outN], gp)
+				}
+				k.toLanes(gp, cout, n, gl)
+			}
+			k.laneSums(gl, cout, sums) // the border and lanes n.. are zero
+			for c, sv := range sums {
+				bs[c] += float64(sv)
+			}
+			k.winoOutAdj(gl, cout, dm, winoCols, xiM)
+			if op.inputGrad {
+				l := op.layer
+				dxl := grown(&sc.dx, cin*laneChannel)
+				k.products(l, dm, v)
+				k.winoInAdj(v, cin, winoStride(l.rows), dxl)
+				k.fromLanes(dxl, cin, n, dx[lo*inN:hi*inN], inN)
+			}
+			k.toLanes(x[lo*inN:hi*inN], cin, n, xl)
+			k.winoIn(xl, cin, v, winoCols, xiV)
+			for xi := 0; xi < winoPoints; xi++ {
+				k.gemmNT(rout, rin, winoCols, dm[xi*xiM:], winoCols, v[xi*xiV:], winoCols, slab[xi*rout*rin:], rin, g > g0)
+			}
 		}
 	})
 	// Sum the slabs in order, in float64, then apply Gᵀ · G, output
 	// channels split across the cores.
-	sum := grown64(&a.sums, winoPoints*cout*cin) // [co][ci][ξ]
-	dw := out.Float32s()
+	sum := grown64(&a.sums, winoPoints*cout*cin) // [co][ξ][ci]
+	dw := dwT.Float32s()
 	a.run(cout, 4, func(_, co0, co1 int) {
 		part := sum[co0*cin*winoPoints : co1*cin*winoPoints]
 		clear(part)
 		for s := 0; s < slabs; s++ {
 			slab := du[s*duN : (s+1)*duN]
-			for xi := 0; xi < winoPoints; xi++ {
-				for co := co0; co < co1; co++ {
+			for co := co0; co < co1; co++ {
+				for xi := 0; xi < winoPoints; xi++ {
 					row := slab[(xi*rout+co)*rin:][:cin]
-					dst := part[(co-co0)*cin*winoPoints+xi:]
+					dst := part[((co-co0)*winoPoints+xi)*cin:][:cin]
 					for ci, v := range row {
-						dst[ci*winoPoints] += float64(v)
+						dst[ci] += float64(v)
 					}
 				}
 			}
 		}
 		filterGradient(part, cin, co1-co0, dw[co0*cin*9:co1*cin*9])
+		for co := co0; co < co1; co++ {
+			var t float64
+			for s := 0; s < slabs; s++ {
+				t += bsum[s*cout+co]
+			}
+			db[co] = float32(t)
+		}
 	})
 	return out, nil
+}
+
+// winoGradPart names a result of winoConvGradOp kept in its state.
+type winoGradPart int
+
+const (
+	partDW   winoGradPart = iota // the filters' gradient
+	partDB                       // the bias's
+	partDRes                     // the residual input's (dPre)
+)
+
+// winoGradPartOp hands on one result of a winoConvGradOp: inputs that
+// op's node (which orders it after that op) and the gradient dy it took
+// (for the batch size); output a tensor over the result's array.
+type winoGradPartOp struct {
+	part      winoGradPart
+	cin, cout int
+	st        *winoGradState
+}
+
+func (op winoGradPartOp) Arity() int { return 2 }
+func (op winoGradPartOp) Type() hm.Type {
+	a := hm.TypeVariable('a')
+	t4 := G.TensorType{Dims: 4, Of: a}
+	if op.part == partDB {
+		return hm.NewFnType(t4, t4, G.TensorType{Dims: 1, Of: a})
+	}
+	return hm.NewFnType(t4, t4, t4)
+}
+func (op winoGradPartOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
+	if len(in) != 2 {
+		return nil, fmt.Errorf("%v: want 2 input shapes, got %d", op, len(in))
+	}
+	d, ok := in[1].(tensor.Shape)
+	if !ok || d.Dims() != 4 || !d.Eq(tensor.Shape{d[0], op.cout, 8, 8}) {
+		return nil, fmt.Errorf("%v: gradient shape %v does not fit", op, in[1])
+	}
+	switch op.part {
+	case partDW:
+		return tensor.Shape{op.cout, op.cin, 3, 3}, nil
+	case partDB:
+		return tensor.Shape{op.cout}, nil
+	}
+	return d.Clone(), nil
+}
+func (op winoGradPartOp) ReturnsPtr() bool      { return false }
+func (op winoGradPartOp) CallsExtern() bool     { return false }
+func (op winoGradPartOp) OverwritesInput() int  { return -1 }
+func (op winoGradPartOp) WriteHash(h hash.Hash) { fmt.Fprint(h, "alicezero.", op.String()) }
+func (op winoGradPartOp) Hashcode() uint32      { return hashOf(op) }
+func (op winoGradPartOp) String() string {
+	return fmt.Sprintf("winoConvGradPart<%d,%d→%d>", op.part, op.cin, op.cout)
+}
+
+func (op winoGradPartOp) Do(in ...G.Value) (G.Value, error) {
+	if len(in) != 2 {
+		return nil, fmt.Errorf("%v: want 2 inputs, got %d", op, len(in))
+	}
+	oshape, err := op.InferShape(in[0].Shape(), in[1].Shape())
+	if err != nil {
+		return nil, err
+	}
+	t := op.st.dwT
+	switch op.part {
+	case partDB:
+		t = op.st.dbT
+	case partDRes:
+		t = op.st.dPreT
+	}
+	if t == nil || !t.Shape().Eq(oshape) {
+		return nil, fmt.Errorf("%v: no result of shape %v (run before its gradient op?)", op, oshape)
+	}
+	return t, nil
 }
 
 // biasGradOp sums the gradient dPre over the batch and the squares: the

@@ -210,6 +210,8 @@ func TestWinoConvOpGradients(t *testing.T) {
 		{batch: 11, cin: 5, cout: 4, relu: false, residual: true, inputGrd: true},
 		{batch: 9, cin: 37, cout: 6, relu: true, inputGrd: false},
 		{batch: 70, cin: 3, cout: 9, relu: true, residual: true, inputGrd: true}, // 9 groups: 2 slabs
+		{batch: 41, cin: 6, cout: 5, relu: false, residual: true, inputGrd: false},
+		{batch: 17, cin: 37, cout: 32, relu: true, residual: true, inputGrd: true}, // the stem's and trunk's widths
 	}
 	for _, c := range cases {
 		t.Run(c.String(), func(t *testing.T) {
@@ -334,4 +336,40 @@ func TestConv1x1OpGradients(t *testing.T) {
 			checkGradient(t, rng, "b", b64, grads[2], cost)
 		})
 	}
+}
+
+// TestPlaneMeanOpGradients checks planeMeanOp's values against float64
+// means and its gradient against central differences.
+func TestPlaneMeanOpGradients(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 25))
+	const batch, ch = 5, 3
+	x := randomNormal(rng, batch*ch*64, 1)
+	r := randomNormal(rng, batch*ch, 1)
+	g := G.NewGraph()
+	xn := tensorNode(g, "x", x, batch, ch*64)
+	yn, err := G.ApplyOp(planeMeanOp{channels: ch, out: newOutBuf()}, xn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, grads := gradRun(t, yn, r, xn)
+	x64, r64 := to64(x), to64(r)
+	ref := func() (float64, []float64) {
+		out := make([]float64, batch*ch)
+		var cost float64
+		for i := range out {
+			for q := 0; q < 64; q++ {
+				out[i] += x64[i*64+q]
+			}
+			out[i] /= 64
+			cost += r64[i] * out[i]
+		}
+		return cost, out
+	}
+	_, want := ref()
+	for i := range want {
+		if d := math.Abs(float64(y[i]) - want[i]); d > 1e-6*(1+math.Abs(want[i])) {
+			t.Fatalf("y[%d] = %v, want %v", i, y[i], want[i])
+		}
+	}
+	checkGradient(t, rng, "x", x64, grads[0], func() float64 { c, _ := ref(); return c })
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/alicezero/alicezero/env"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -195,7 +196,7 @@ func TestMaskedXentEmptyMask(t *testing.T) {
 // maskedIndices finds exactly the entries a plain comparison with zero
 // finds, whatever the length, for float32 (the fast path) and float64.
 func TestMaskedIndices(t *testing.T) {
-	for _, n := range []int{0, 1, 3, 4, 5, 17, 4672} {
+	for _, n := range []int{0, 1, 3, 4, 5, 16, 17, 31, 1024, 1043, 4672} {
 		m32 := make([]float32, n)
 		m64 := make([]float64, n)
 		for i := range m32 {
@@ -224,6 +225,48 @@ func TestMaskedIndices(t *testing.T) {
 		}
 		if got := maskedIndices[float32](nil, n, nil); len(got) != n {
 			t.Errorf("no mask, n=%d: %d indices", n, len(got))
+		}
+	}
+}
+
+// rowEntropyFast returns rowEntropy's sum, bit for bit, and its errors.
+func TestRowEntropyFast(t *testing.T) {
+	rng := rand.New(rand.NewPCG(30, 30))
+	k := env.PolicySize
+	for trial := 0; trial < 300; trial++ {
+		target, mask := make([]float32, 2*k), make([]float32, 2*k)
+		for b := 0; b < 2; b++ {
+			for range 30 {
+				j := b*k + rng.IntN(k)
+				mask[j] = 1
+				if rng.IntN(2) == 0 {
+					target[j] = rng.Float32()
+				}
+			}
+		}
+		if trial%3 == 0 { // something rowEntropy rejects, or −0s it skips
+			j := rng.IntN(2 * k)
+			switch rng.IntN(6) {
+			case 0:
+				mask[j] = 0.5
+			case 1:
+				target[j] = float32(math.NaN())
+			case 2:
+				target[j] = -0.25
+			case 3:
+				mask[j], target[j] = 0, 0.5
+			case 4:
+				mask[j] = float32(math.Inf(1))
+			case 5:
+				mask[j], target[j] = float32(math.Copysign(0, -1)), float32(math.Copysign(0, -1))
+			}
+		}
+		for b := 0; b < 2; b++ {
+			want, werr := rowEntropy(target, mask, b, k)
+			got, gerr := rowEntropyFast(target, mask, b, k)
+			if math.Float64bits(got) != math.Float64bits(want) || (werr == nil) != (gerr == nil) || (werr != nil && werr.Error() != gerr.Error()) {
+				t.Fatalf("trial %d row %d: %v, %v; want %v, %v", trial, b, got, gerr, want, werr)
+			}
 		}
 	}
 }
