@@ -70,7 +70,12 @@ func newOptimizer(kind string, w *Weights) (*optimizer, error) {
 
 // update applies one step with learning rate lr to w given the loss
 // gradients grads (same layout as w's parameters, L2 not yet included).
-func (o *optimizer) update(w *Weights, grads [][]float32, lr float64, tc *TrainConfig) {
+//
+// The parameters are handed out one at a time to the arena's team (their
+// sizes differ by hundreds of times, so equal counts would not balance);
+// each is updated by one goroutine, so the result does not depend on how
+// many there are.
+func (o *optimizer) update(w *Weights, grads [][]float32, lr float64, tc *TrainConfig, a *convArena) {
 	o.step++
 	l2 := float32(2 * tc.L2) // d/dw of c·w²
 	wd := float32(lr * tc.WeightDecay)
@@ -78,7 +83,7 @@ func (o *optimizer) update(w *Weights, grads [][]float32, lr float64, tc *TrainC
 	switch o.kind {
 	case OptimizerSGD:
 		mu := float32(tc.Momentum)
-		parallelImages(len(w.params), func(lo, hi int) {
+		a.each(len(w.params), func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				p := w.params[i]
 				vel, g, d := o.slots[0][i], grads[i], p.Decay
@@ -104,7 +109,7 @@ func (o *optimizer) update(w *Weights, grads [][]float32, lr float64, tc *TrainC
 		b1, b2, eps := float32(tc.Beta1), float32(tc.Beta2), float32(tc.Epsilon)
 		c1 := float32(1 - math.Pow(tc.Beta1, float64(o.step)))
 		c2 := float32(1 - math.Pow(tc.Beta2, float64(o.step)))
-		parallelImages(len(w.params), func(lo, hi int) {
+		a.each(len(w.params), func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				p := w.params[i]
 				m, v, g, d := o.slots[0][i], o.slots[1][i], grads[i], p.Decay

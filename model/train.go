@@ -130,6 +130,7 @@ type Trainer struct {
 	closed bool
 
 	net       *netGraph
+	arena     *convArena // the graph's conv ops' scratch and helpers
 	vm        G.VM
 	polTarget *G.Node
 	polMask   *G.Node
@@ -179,7 +180,7 @@ func (t *Trainer) build() (err error) {
 	if err != nil {
 		return err
 	}
-	t.net = net
+	t.net, t.arena = net, arena
 	g := net.g
 	in, pol := t.w.cfg.InputSize(), t.w.cfg.PolicySize()
 	t.in = make([]float32, B*in)
@@ -193,11 +194,11 @@ func (t *Trainer) build() (err error) {
 		return err
 	}
 
-	pl, err := softmaxCrossEntropy(net.policy, t.polTarget, t.polMask)
+	pl, err := softmaxCrossEntropy(net.policy, t.polTarget, t.polMask, arena)
 	if err != nil {
 		return err
 	}
-	vl, err := softmaxCrossEntropy(net.value, t.valTarget, nil)
+	vl, err := softmaxCrossEntropy(net.value, t.valTarget, nil, arena)
 	if err != nil {
 		return err
 	}
@@ -282,7 +283,7 @@ func (t *Trainer) Step(planes, policyTarget, legalMask, wdlTarget []float32) (Lo
 			}
 		}
 	}
-	t.opt.update(t.w, t.grads, l.LR, &t.tc)
+	t.opt.update(t.w, t.grads, l.LR, &t.tc, t.arena)
 	return l, nil
 }
 
@@ -319,7 +320,7 @@ func (t *Trainer) forwardBackward(planes, policyTarget, legalMask, wdlTarget []f
 		return l, fmt.Errorf("model: train step wants exactly %d positions: got %d plane floats (want %d), %d policy targets and %d mask entries (want %d each), %d wdl targets (want %d)",
 			B, len(planes), B*in, len(policyTarget), len(legalMask), B*pol, len(wdlTarget), B*env.WDLSize)
 	}
-	if l.PolicyEntropy, err = targetEntropy(policyTarget, legalMask, B); err != nil {
+	if l.PolicyEntropy, err = targetEntropy(t.arena, policyTarget, legalMask, B); err != nil {
 		return l, err
 	}
 	// Bound as they are (the graph only reads them, during this run).
@@ -367,10 +368,10 @@ func (t *Trainer) run() (err error) {
 // returns the targets' mean entropy −Σ t·log t over the batch. Rows are
 // checked across the cores; the first bad row's error is returned, and
 // the entropies are summed in row order.
-func targetEntropy(target, mask []float32, batch int) (float64, error) {
+func targetEntropy(a *convArena, target, mask []float32, batch int) (float64, error) {
 	h := make([]float64, batch)
 	errs := make([]error, batch)
-	parallelImages(batch, func(lo, hi int) {
+	a.split(batch, func(lo, hi int) {
 		for b := lo; b < hi; b++ {
 			h[b], errs[b] = rowEntropyFast(target, mask, b, len(target)/batch)
 			if errs[b] != nil {
@@ -479,5 +480,6 @@ func (t *Trainer) Close() error {
 		return nil
 	}
 	t.closed = true
+	t.arena.close()
 	return t.vm.Close()
 }

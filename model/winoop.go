@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 
 	"github.com/chewxy/hm"
-	"github.com/sourcegraph/conc"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -38,6 +37,7 @@ import (
 // so the ops share it. Not part of any op's identity.
 type convArena struct {
 	k         *fastKernels
+	team      team // the helpers of run's parallel sections
 	workers   []*convScratch
 	slabs     []float32 // the filter gradient ops' per-slab sums
 	sums      []float64 // their total
@@ -67,9 +67,10 @@ func (a *convArena) scratch(i int) *convScratch {
 }
 
 // run calls f(worker, lo, hi) on contiguous ranges covering [0, n), across
-// up to GOMAXPROCS goroutines (the caller's included), each with its own
-// worker index, handing ranges out in pieces of size unit (the last may be
-// short). A panic in any goroutine is re-raised on the caller's.
+// up to GOMAXPROCS goroutines (the caller's and the arena's team of
+// helpers), each with its own worker index, handing ranges out in pieces
+// of size unit (the last may be short). A panic in any goroutine is
+// re-raised on the caller's.
 func (a *convArena) run(n, unit int, f func(worker, lo, hi int)) {
 	pieces := (n + unit - 1) / unit
 	workers := max(1, min(runtime.GOMAXPROCS(0), pieces))
@@ -90,13 +91,29 @@ func (a *convArena) run(n, unit int, f func(worker, lo, hi int)) {
 		work(0)
 		return
 	}
-	var wg conc.WaitGroup
-	for w := 1; w < workers; w++ {
-		wg.Go(func() { work(w) })
-	}
-	defer wg.Wait() // even if work panics here
-	work(0)
+	a.team.do(workers, work)
 }
+
+// split calls f on [0, n) cut into one contiguous range per core, on the
+// arena's team; a nil arena (a graph built for inference) runs f on
+// goroutines of its own.
+func (a *convArena) split(n int, f func(lo, hi int)) {
+	if a == nil {
+		parallelImages(n, f)
+		return
+	}
+	workers := max(1, min(runtime.GOMAXPROCS(0), n))
+	a.run(n, (n+workers-1)/workers, func(_, lo, hi int) { f(lo, hi) })
+}
+
+// each calls f on [0, n) one index at a time, handed out to the arena's
+// team as its goroutines come free.
+func (a *convArena) each(n int, f func(lo, hi int)) {
+	a.run(n, 1, func(_, lo, hi int) { f(lo, hi) })
+}
+
+// close stops the arena's helper goroutines.
+func (a *convArena) close() { a.team.close() }
 
 // grown returns s resized to n floats, reallocated (zeroed) only if its
 // capacity is short.

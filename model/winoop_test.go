@@ -124,6 +124,7 @@ func winoOpRun(t *testing.T, c winoCase, x, w, b, res, r []float32) (y, dx, dw, 
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer arena.close()
 	g := G.NewGraph()
 	xn := tensorNode(g, "x", x, c.batch, c.cin, 8, 8)
 	wn := tensorNode(g, "w", w, c.cout, c.cin, 3, 3)
@@ -291,6 +292,7 @@ func TestConv1x1OpGradients(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			defer arena.close()
 			x := randomNormal(rng, tc.batch*tc.cin*64, 1)
 			w := randomNormal(rng, tc.cout*tc.cin, 1/math.Sqrt(float64(tc.cin)))
 			b := randomNormal(rng, tc.cout, 0.3)

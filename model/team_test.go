@@ -1,0 +1,84 @@
+package model
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestTeamRunsEveryWorkerOnce: every section runs each worker index once,
+// sections of different sizes follow each other (a helper left out of one
+// takes part in the next exactly once), helpers that parked are woken, a
+// panic in a helper reaches the caller, and close stops them.
+func TestTeamRunsEveryWorkerOnce(t *testing.T) {
+	var tm team
+	for round := range 200 {
+		workers := 2 + round%3
+		var calls [4]atomic.Int32
+		tm.do(workers, func(w int) { calls[w].Add(1) })
+		for w := range 4 {
+			if want := int32(0); w < workers {
+				want = 1
+				if got := calls[w].Load(); got != want {
+					t.Fatalf("round %d: worker %d ran %d times", round, w, got)
+				}
+			} else if got := calls[w].Load(); got != want {
+				t.Fatalf("round %d: worker %d of %d ran", round, w, workers)
+			}
+		}
+		if round%50 == 49 {
+			time.Sleep(3 * teamSpin) // the helpers park
+		}
+	}
+	func() {
+		defer func() {
+			if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "boom") {
+				t.Errorf("recovered %v, want the helper's panic", r)
+			}
+		}()
+		tm.do(2, func(w int) {
+			if w == 1 {
+				panic("boom")
+			}
+		})
+	}()
+	done := make(chan struct{})
+	go func() { tm.close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("close did not stop the helpers")
+	}
+}
+
+// TestTrainerStepsDoNotDependOnCores: a few optimiser steps give the same
+// weights, bit for bit, on one core, two and three (the team hands pieces
+// out as its goroutines come free, but every output element is computed
+// by one goroutine in a fixed order).
+func TestTrainerStepsDoNotDependOnCores(t *testing.T) {
+	planes, pol, mask, wdl := syntheticBatch(24, 7)
+	var ref *Weights
+	for _, procs := range []int{1, 2, 3} {
+		old := runtime.GOMAXPROCS(procs)
+		w := mustWeights(t, mustPreset(t, "small"), 4)
+		tr, err := NewTrainer(w, smallTrainConfig(24))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 3 {
+			if _, err := tr.Step(planes, pol, mask, wdl); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tr.Close()
+		runtime.GOMAXPROCS(old)
+		if ref == nil {
+			ref = w
+		} else if !w.Equal(ref) {
+			t.Fatalf("weights after 3 steps on %d cores differ from those on one", procs)
+		}
+	}
+}
