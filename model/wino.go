@@ -432,13 +432,20 @@ func laneSums(src []float32, channels int, sums []float32) {
 				}
 			}
 		}
-		var lane [8]float32
-		for l := 0; l < 8; l++ {
-			lane[l] = ((acc[0][l] + acc[1][l]) + (acc[2][l] + acc[3][l])) + ((acc[4][l] + acc[5][l]) + (acc[6][l] + acc[7][l]))
-		}
-		h := [4]float32{lane[0] + lane[4], lane[1] + lane[5], lane[2] + lane[6], lane[3] + lane[7]}
-		sums[c] = (h[0] + h[1]) + (h[2] + h[3])
+		sums[c] = sum64(&acc)
 	}
+}
+
+// sum64 adds 8×8 partial sums in the order the vector kernels do: the
+// eight rows pairwise for each lane, then the lanes' halves, then two
+// rounds of pairs, so that every path gives the same bits.
+func sum64(acc *[8][8]float32) float32 {
+	var lane [8]float32
+	for l := 0; l < 8; l++ {
+		lane[l] = ((acc[0][l] + acc[1][l]) + (acc[2][l] + acc[3][l])) + ((acc[4][l] + acc[5][l]) + (acc[6][l] + acc[7][l]))
+	}
+	h := [4]float32{lane[0] + lane[4], lane[1] + lane[5], lane[2] + lane[6], lane[3] + lane[7]}
+	return (h[0] + h[1]) + (h[2] + h[3])
 }
 
 // fromLanes writes the interior of channels [0, channels) of src (lane

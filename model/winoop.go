@@ -383,13 +383,7 @@ func channelSumsGo(x []float32, batch, channels, lo, hi int, sums []float32) {
 				}
 			}
 		}
-		var lane [8]float32
-		for l := 0; l < 8; l++ {
-			lane[l] = ((acc[0][l] + acc[1][l]) + (acc[2][l] + acc[3][l])) + ((acc[4][l] + acc[5][l]) + (acc[6][l] + acc[7][l]))
-		}
-		// The halves added, then two rounds of pairwise sums.
-		h := [4]float32{lane[0] + lane[4], lane[1] + lane[5], lane[2] + lane[6], lane[3] + lane[7]}
-		sums[c] = (h[0] + h[1]) + (h[2] + h[3])
+		sums[c] = sum64(&acc)
 	}
 }
 
