@@ -195,15 +195,18 @@ func (e *Engine) SetOptions(o Options) error {
 
 // Ready loads the network the options name if it is not loaded yet and
 // builds the searcher. If the network cannot be loaded, the engine falls
-// back to the plain search (Options.Weights becomes NoWeights) and the
-// error says why; the engine stays usable either way.
+// back to the plain search and the error says why; the engine stays
+// usable either way. The options keep the weights named, so that a later
+// change that makes them fit (a GUI switching back to the variant they
+// were trained for) loads them.
 func (e *Engine) Ready() error {
 	var loadErr error
 	if !e.loaded {
 		if err := e.load(); err != nil {
 			loadErr = err
-			e.opts.Weights, e.opts.Network = NoWeights, nil
-			if err := e.load(); err != nil {
+			plain := plainSearch()
+			plain.Description += " (the weights named could not be loaded: " + err.Error() + ")"
+			if err := e.install(plain); err != nil {
 				return errors.Join(loadErr, err)
 			}
 		}
@@ -239,6 +242,11 @@ func (e *Engine) load() error {
 	} else if err := net.fits(e.opts.Variant); err != nil {
 		return fmt.Errorf("engine: %w", err)
 	}
+	return e.install(net)
+}
+
+// install makes net the engine's network.
+func (e *Engine) install(net *Network) error {
 	eval, fast, err := net.evaluator(e.opts.Variant, e.opts.EvalWorkers)
 	if err != nil {
 		return err

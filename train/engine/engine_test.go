@@ -292,8 +292,17 @@ func TestWeights(t *testing.T) {
 	if err := e.Ready(); err == nil || !strings.Contains(err.Error(), "trained for alice") {
 		t.Fatalf("Ready: %v", err)
 	}
-	if e.Options().Weights != NoWeights || !strings.Contains(e.Network(), "plain search") {
+	if e.Options().Weights != path || !strings.Contains(e.Network(), "plain search") || !strings.Contains(e.Network(), "trained for alice") {
 		t.Fatalf("after a failed load: %+v, %s", e.Options(), e.Network())
+	}
+	// Back to the variant the weights were trained for: they load again.
+	o = e.Options()
+	o.Variant = env.Alice
+	if err := e.SetOptions(o); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Ready(); err != nil || strings.Contains(e.Network(), "plain search") {
+		t.Fatalf("back to alice: %v, %s", err, e.Network())
 	}
 
 	// A missing file: Go still plays, and says why the network is missing.
