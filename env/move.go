@@ -35,13 +35,6 @@ const (
 // flag, boards); the other flags only cache the generator's work.
 const moveIdentity = Move(1<<15-1) | flagNull | boardFields
 
-// SameAs reports whether m and o name the same move: the same squares,
-// promotion, null flag and recorded boards (the flags that only cache the
-// generator's work aside). A move of a variant where a square may hold
-// men on several boards is not the same as the move of another board
-// between the same squares.
-func (m Move) SameAs(o Move) bool { return m&moveIdentity == o&moveIdentity }
-
 func newMove(from, to Square) Move { return Move(from) | Move(to)<<6 }
 
 func newPromotion(from, to Square, k Kind) Move { return newMove(from, to) | Move(k)<<12 }
@@ -138,6 +131,21 @@ func (ml *MoveList) Contains(m Move) bool {
 		}
 	}
 	return false
+}
+
+// Find returns the move of the list that names the same move as m, flags
+// and all: the same squares, promotion, null flag and recorded boards (a
+// move of a variant where a square may hold men on several boards is not
+// the move of another board between the same squares). A move built from
+// its squares alone (decoded from a policy index, say) lacks the flags
+// MakeMove relies on; the one found has them.
+func (ml *MoveList) Find(m Move) (Move, bool) {
+	for _, x := range ml.Slice() {
+		if x&moveIdentity == m&moveIdentity {
+			return x, true
+		}
+	}
+	return NoMove, false
 }
 
 func (ml *MoveList) add(m Move) {

@@ -87,7 +87,7 @@ func playChecked(p *Position, moves []Move, visit func(i int, m Move)) error {
 	var ml MoveList
 	for i, m := range moves {
 		p.LegalMoves(&ml)
-		legal, ok := findLegal(&ml, m)
+		legal, ok := ml.Find(m)
 		if !ok {
 			return &PGNError{Ply: i + 1, Move: m.UCI(), Err: &MoveError{Move: m.UCI(), FEN: p.FEN(), Reason: "illegal move"}}
 		}
@@ -97,18 +97,6 @@ func playChecked(p *Position, moves []Move, visit func(i int, m Move)) error {
 		p.MakeMove(legal)
 	}
 	return nil
-}
-
-// findLegal returns the legal move of ml that m names, flags and all: a
-// move built from its squares alone (decoded from a policy index, say)
-// lacks the flags MakeMove relies on.
-func findLegal(ml *MoveList, m Move) (Move, bool) {
-	for _, x := range ml.Slice() {
-		if x.SameAs(m) {
-			return x, true
-		}
-	}
-	return NoMove, false
 }
 
 // PGNError locates an error in PGN input or in a game being written.

@@ -56,7 +56,7 @@ var sanDetails = func() (ds [16]sanDetail) {
 func (p *Position) appendSAN(b []byte, m Move, withBoard bool) []byte {
 	var ml MoveList
 	p.LegalMoves(&ml)
-	legal, ok := findLegal(&ml, m)
+	legal, ok := ml.Find(m)
 	if !ok {
 		return append(b, m.UCI()...)
 	}

@@ -164,14 +164,8 @@ func (t *Tree) Advance(m env.Move) error {
 	defer t.busy.Store(false)
 	var ml env.MoveList
 	t.root.LegalMoves(&ml)
-	mv := env.NoMove
-	for _, x := range ml.Moves[:ml.N] {
-		if x.SameAs(m) {
-			mv = x
-			break
-		}
-	}
-	if mv == env.NoMove {
+	mv, ok := ml.Find(m)
+	if !ok {
 		return fmt.Errorf("mcts: Advance %s: %w", m.UCI(), ErrIllegalMove)
 	}
 	child := int32(-1)

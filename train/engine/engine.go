@@ -383,16 +383,14 @@ func (e *Engine) Game() *env.Game {
 }
 
 // Play plays m, which must be legal in the current position (it is
-// matched by what names it, env.Move.SameAs: its squares, promotion and,
+// matched by what names it, env.MoveList.Find: its squares, promotion and,
 // where a square may hold men on several boards, its boards).
 func (e *Engine) Play(m env.Move) error {
 	var ml env.MoveList
 	e.pos.LegalMoves(&ml)
-	for _, x := range ml.Slice() {
-		if x.SameAs(m) {
-			e.pos.MakeMove(x)
-			return nil
-		}
+	if x, ok := ml.Find(m); ok {
+		e.pos.MakeMove(x)
+		return nil
 	}
 	return &env.MoveError{Move: m.UCI(), FEN: e.pos.FEN(), Reason: "illegal move"}
 }
