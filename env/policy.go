@@ -330,18 +330,9 @@ func (l *PolicyLayout) Index(m Move, side Colour) int {
 		if !ok || int(x) >= l.boards || int(t) >= l.boards {
 			return -1
 		}
-		c := 0
-		switch l.choice {
-		case choiceStay:
-			if t == x {
-				c = 1
-			}
-		case choiceNextOrAfter:
-			if int(t) == (int(x)+2)%3 {
-				c = 1
-			} else if int(t) != (int(x)+1)%3 {
-				return -1
-			}
+		c, ok := l.choiceOf(int(x), int(t))
+		if !ok {
+			return -1
 		}
 		p += (int(x)*l.choices + c) * len(l.types)
 	}
@@ -380,16 +371,46 @@ func (l *PolicyLayout) Decode(i int) (m IndexedMove, ok bool) {
 		return IndexedMove{}, false // a null move that stays is no move
 	}
 	m = IndexedMove{From: SquareAt(f, r), To: SquareAt(tf, tr), Promotion: t.Promotion, Null: t.Null, FromBoard: fb, ToBoard: -1}
-	switch {
-	case fb < 0:
-	case l.choice == choiceStay && c == 1:
-		m.ToBoard = fb
-	case l.choice == choiceNextOrAfter:
-		m.ToBoard = (fb + 1 + c) % 3
-	case l.choice == choiceStay:
-		m.ToBoard = 1 - fb
+	if fb >= 0 {
+		m.ToBoard = l.landing(fb, c)
 	}
 	return m, true
+}
+
+// landing returns the board a move from board x with landing choice c
+// ends on, or -1 where the layout has no choice (the rules decide).
+func (l *PolicyLayout) landing(x, c int) int {
+	switch l.choice {
+	case choiceStay:
+		if c == 1 {
+			return x
+		}
+		return 1 - x
+	case choiceNextOrAfter:
+		return (x + 1 + c) % 3
+	}
+	return -1
+}
+
+// choiceOf is landing's inverse: the landing choice of a move from board
+// x to board t (0 where the layout has none); ok is false if no choice
+// of the layout lands there.
+func (l *PolicyLayout) choiceOf(x, t int) (c int, ok bool) {
+	switch l.choice {
+	case choiceStay:
+		if t == x {
+			return 1, true
+		}
+	case choiceNextOrAfter:
+		switch t {
+		case (x + 1) % 3:
+			return 0, true
+		case (x + 2) % 3:
+			return 1, true
+		}
+		return 0, false
+	}
+	return 0, true
 }
 
 // Move returns the from- and to-squares and the promotion of policy index

@@ -176,12 +176,8 @@ func (y Symmetry) PolicyIndex(l *PolicyLayout, i int) int {
 	block := len(l.types) * l.height * l.width
 	x, c, rest := i/block/l.choices, i/block%l.choices, i%block
 	nx := int(y.mapBoard(Board(x)))
-	if l.choice == choiceNextOrAfter {
-		t := int(y.mapBoard(Board((x + 1 + c) % 3)))
-		c = 0
-		if t != (nx+1)%3 {
-			c = 1
-		}
+	if t := l.landing(x, c); t >= 0 {
+		c, _ = l.choiceOf(nx, int(y.mapBoard(Board(t))))
 	}
 	return (nx*l.choices+c)*block + rest
 }
