@@ -9,11 +9,21 @@ import (
 // Variant.Planes; planes.go) into dst, which must hold at least the
 // variant's InputSize values. It allocates nothing.
 func (p *Position) Encode(dst []float32) {
+	var w *wideBoards
 	if p.wide != nil {
-		encodeWide(&p.state, &p.wide.wideBoards, p.variant, p.Repetitions(), dst)
+		w = &p.wide.wideBoards
+	}
+	encode(&p.state, w, p.variant, p.Repetitions(), dst)
+}
+
+// encode writes the planes of the state s of variant v, its men in w on
+// the general path (nil on the fast path), seen reps times before.
+func encode(s *state, w *wideBoards, v Variant, reps int, dst []float32) {
+	if w != nil {
+		encodeWide(s, w, v, reps, dst)
 		return
 	}
-	encodeState(&p.state, p.Repetitions(), p.variant.region(), dst)
+	encodeState(s, reps, v.region(), dst)
 }
 
 // encodeState writes the planes of s, a position of two boards with one

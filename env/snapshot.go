@@ -61,12 +61,7 @@ func (sn *Snapshot) position(v Variant) Position {
 // does for the position it was taken from: dst holds the variant's
 // InputSize values.
 func (sn *Snapshot) Encode(dst []float32) {
-	v := sn.variantOr(Alice)
-	if sn.wide != nil {
-		encodeWide(&sn.s, sn.wide, v, int(sn.reps), dst)
-		return
-	}
-	encodeState(&sn.s, int(sn.reps), v.region(), dst)
+	encode(&sn.s, sn.wide, sn.variantOr(Alice), int(sn.reps), dst)
 }
 
 // LegalMask is Position.LegalMask of the position the snapshot was taken
