@@ -95,7 +95,7 @@ func describeMove(p *env.Position, m env.Move) moveJSON {
 		FromBoard: from.String(),
 		ToBoard:   to.String(),
 		Piece:     string(pc.Letter()),
-		Capture:   takes(p, m, from, to),
+		Capture:   p.Captured(m) != env.NoPiece,
 		Castle:    m.IsCastling(),
 		Null:      m.IsNull(),
 	}
@@ -103,24 +103,6 @@ func describeMove(p *env.Position, m env.Move) moveJSON {
 		mj.Promotion = string(k.Letter())
 	}
 	return mj
-}
-
-// takes reports whether m captures: an enemy man on its to-square of the
-// board it moves on, en passant, or (alice-stone) a null move onto an
-// enemy man on the other board.
-func takes(p *env.Position, m env.Move, from, to env.Board) bool {
-	if m.IsEnPassant() {
-		return true
-	}
-	if m.IsCastling() {
-		return false
-	}
-	on := from
-	if m.IsNull() {
-		on = to
-	}
-	victim := p.PieceOn(m.To(), on)
-	return victim != env.NoPiece && victim.Colour() != p.SideToMove()
 }
 
 // describePosition describes p for the page, its legal moves included.
