@@ -10,8 +10,15 @@ import (
 )
 
 // teamSpin is how long a team's helper keeps its core after a parallel
-// section, waiting for the next one, before it parks.
-const teamSpin = 2 * time.Millisecond
+// section, waiting for the next one, before it parks; teamWaitSpin how
+// long the caller spins for its helpers to finish a section before it
+// blocks (a helper the operating system has preempted, when more threads
+// want the cores than there are, would otherwise be waited for by a
+// caller burning the core it needs).
+const (
+	teamSpin     = 2 * time.Millisecond
+	teamWaitSpin = 50 * time.Microsecond
+)
 
 // team runs the parallel sections of one training graph's ops on helper
 // goroutines that stay awake between sections. A training step runs some
@@ -26,7 +33,8 @@ const teamSpin = 2 * time.Millisecond
 type team struct {
 	gen       atomic.Uint64 // counts the sections started
 	job       atomic.Pointer[teamJob]
-	remaining atomic.Int64 // helpers still in the current section
+	remaining atomic.Int64  // helpers still in the current section
+	finished  chan struct{} // a token from the helper that ends a section
 	quit      atomic.Bool
 	helpers   []*teamHelper
 	wg        conc.WaitGroup
@@ -48,6 +56,9 @@ type teamHelper struct {
 // and returns when all have returned. A panic in any is re-raised on the
 // caller.
 func (t *team) do(workers int, work func(worker int)) {
+	if t.finished == nil {
+		t.finished = make(chan struct{}, 1)
+	}
 	for len(t.helpers) < workers-1 {
 		h := &teamHelper{wake: make(chan struct{}, 1)}
 		t.helpers = append(t.helpers, h)
@@ -70,10 +81,22 @@ func (t *team) do(workers int, work func(worker int)) {
 		}
 	}
 	j.catcher.Try(func() { work(0) })
-	for t.remaining.Load() > 0 {
-		runtime.Gosched()
-	}
+	t.awaitHelpers()
 	j.catcher.Repanic()
+}
+
+// awaitHelpers returns once every helper has left the current section:
+// spinning for teamWaitSpin, then blocking on finished. A token left from
+// an earlier section only makes the loop look again.
+func (t *team) awaitHelpers() {
+	deadline := time.Now().Add(teamWaitSpin)
+	for k := 1; t.remaining.Load() > 0; k++ {
+		if k%64 != 0 || time.Now().Before(deadline) {
+			runtime.Gosched()
+			continue
+		}
+		<-t.finished
+	}
 }
 
 // serve is helper i's loop: wait for a section after seen, take part if
@@ -91,7 +114,12 @@ func (t *team) serve(h *teamHelper, i int, seen uint64) {
 		seen = j.gen
 		if i < j.workers {
 			j.catcher.Try(func() { j.work(i) })
-			t.remaining.Add(-1)
+			if t.remaining.Add(-1) == 0 {
+				select {
+				case t.finished <- struct{}{}:
+				default: // a token is there already
+				}
+			}
 		}
 	}
 }

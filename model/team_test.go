@@ -11,14 +11,20 @@ import (
 
 // TestTeamRunsEveryWorkerOnce: every section runs each worker index once,
 // sections of different sizes follow each other (a helper left out of one
-// takes part in the next exactly once), helpers that parked are woken, a
+// takes part in the next exactly once), a caller waiting for a slow helper
+// blocks and is woken, helpers that parked are woken, a
 // panic in a helper reaches the caller, and close stops them.
 func TestTeamRunsEveryWorkerOnce(t *testing.T) {
 	var tm team
 	for round := range 200 {
 		workers := 2 + round%3
 		var calls [4]atomic.Int32
-		tm.do(workers, func(w int) { calls[w].Add(1) })
+		tm.do(workers, func(w int) {
+			if w == 1 && round%20 == 7 {
+				time.Sleep(3 * teamWaitSpin) // the caller blocks for it
+			}
+			calls[w].Add(1)
+		})
 		for w := range 4 {
 			if want := int32(0); w < workers {
 				want = 1
