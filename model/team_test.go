@@ -61,30 +61,36 @@ func TestTeamRunsEveryWorkerOnce(t *testing.T) {
 }
 
 // TestTrainerStepsDoNotDependOnCores: a few optimiser steps give the same
-// weights, bit for bit, on one core, two and three (the team hands pieces
-// out as its goroutines come free, but every output element is computed
-// by one goroutine in a fixed order).
+// weights, bit for bit, on one core, two, three and seven, with one graph
+// and with the batch cut into shards (the team hands pieces out as its
+// goroutines come free, but every output element is computed by one
+// goroutine in a fixed order, and the shards' gradients are summed in
+// shard order).
 func TestTrainerStepsDoNotDependOnCores(t *testing.T) {
 	planes, pol, mask, wdl := syntheticBatch(24, 7)
-	var ref *Weights
-	for _, procs := range []int{1, 2, 3} {
-		old := runtime.GOMAXPROCS(procs)
-		w := mustWeights(t, mustPreset(t, "small"), 4)
-		tr, err := NewTrainer(w, smallTrainConfig(24))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for range 3 {
-			if _, err := tr.Step(planes, pol, mask, wdl); err != nil {
+	// One graph, and three shards (on fewer, as many and more cores than
+	// shards: run in turn, one a core, and with helpers of their own).
+	for _, shardMin := range []int{24, 8} {
+		var ref *Weights
+		for _, procs := range []int{1, 2, 3, 7} {
+			old := runtime.GOMAXPROCS(procs)
+			w := mustWeights(t, mustPreset(t, "small"), 4)
+			tr, err := newTrainer(w, smallTrainConfig(24), shardMin)
+			if err != nil {
 				t.Fatal(err)
 			}
-		}
-		tr.Close()
-		runtime.GOMAXPROCS(old)
-		if ref == nil {
-			ref = w
-		} else if !w.Equal(ref) {
-			t.Fatalf("weights after 3 steps on %d cores differ from those on one", procs)
+			for range 3 {
+				if _, err := tr.Step(planes, pol, mask, wdl); err != nil {
+					t.Fatal(err)
+				}
+			}
+			tr.Close()
+			runtime.GOMAXPROCS(old)
+			if ref == nil {
+				ref = w
+			} else if !w.Equal(ref) {
+				t.Fatalf("shards of %d: weights after 3 steps on %d cores differ from those on one", shardMin, procs)
+			}
 		}
 	}
 }

@@ -453,3 +453,77 @@ func tinyTrainer(t *testing.T, n int, seed uint64) (*Weights, *Trainer) {
 	t.Cleanup(func() { tr.Close() })
 	return w, tr
 }
+
+// TestShardedStepMatchesOneGraph: a batch cut into shards (even and uneven
+// ones) gives the losses, gradient and step of one graph over the whole
+// batch, to float32 rounding, and the reference loss.
+func TestShardedStepMatchesOneGraph(t *testing.T) {
+	cfg := mustPreset(t, "tiny")
+	const n = 20
+	rng := rand.New(rand.NewPCG(5, 9))
+	planes := randomPlanes(rng, n)
+	pol, mask, wdl := randomTargets(rng, n)
+	tc := smallTrainConfig(n)
+	tc.ValueWeight = 1.5
+	trainer := func(shardMin int) (*Trainer, *Weights) {
+		w := mustWeights(t, cfg, 3)
+		tr, err := newTrainer(w, tc, shardMin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { tr.Close() })
+		return tr, w
+	}
+	whole, wWhole := trainer(n)
+	if len(whole.shards) != 1 {
+		t.Fatalf("%d shards for shards of at least %d of %d positions", len(whole.shards), n, n)
+	}
+	refGrads, refLosses, err := whole.Gradients(planes, pol, mask, wdl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ref := refLoss(wWhole, planes, pol, mask, wdl, n, tc.ValueWeight); math.Abs(ref-(refLosses.Total-refLosses.L2)) > 1e-4 {
+		t.Fatalf("one graph's loss %v, reference %v", refLosses.Total-refLosses.L2, ref)
+	}
+	if _, err := whole.Step(planes, pol, mask, wdl); err != nil {
+		t.Fatal(err)
+	}
+	near := func(a, b, tol float64) bool { return math.Abs(a-b) <= tol*math.Max(1, math.Abs(b)) }
+	for _, c := range []struct{ shardMin, shards int }{{10, 2}, {6, 3}, {1, 20}} {
+		tr, w := trainer(c.shardMin)
+		if len(tr.shards) != c.shards {
+			t.Fatalf("shards of at least %d: %d shards, want %d", c.shardMin, len(tr.shards), c.shards)
+		}
+		grads, losses, err := tr.Gradients(planes, pol, mask, wdl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []struct {
+			name     string
+			got, ref float64
+		}{{"policy", losses.Policy, refLosses.Policy}, {"value", losses.Value, refLosses.Value},
+			{"entropy", losses.PolicyEntropy, refLosses.PolicyEntropy}, {"L2", losses.L2, refLosses.L2},
+			{"total", losses.Total, refLosses.Total}, {"gradient norm", losses.GradNorm, refLosses.GradNorm}} {
+			if !near(f.got, f.ref, 1e-5) {
+				t.Errorf("%d shards: %s loss %v, one graph %v", c.shards, f.name, f.got, f.ref)
+			}
+		}
+		for i, g := range grads {
+			for j := range g {
+				if !near(float64(g[j]), float64(refGrads[i][j]), 1e-4) {
+					t.Fatalf("%d shards: gradient of %s[%d] %v, one graph %v", c.shards, w.Params()[i].Name, j, g[j], refGrads[i][j])
+				}
+			}
+		}
+		if _, err := tr.Step(planes, pol, mask, wdl); err != nil {
+			t.Fatal(err)
+		}
+		for i, p := range w.Params() {
+			for j, x := range p.Data {
+				if !near(float64(x), float64(wWhole.Params()[i].Data[j]), 1e-5) {
+					t.Fatalf("%d shards: %s[%d] %v after a step, one graph %v", c.shards, p.Name, j, x, wWhole.Params()[i].Data[j])
+				}
+			}
+		}
+	}
+}

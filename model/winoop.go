@@ -44,6 +44,10 @@ type convArena struct {
 	biasSlabs []float64 // winoConvGradOp's per-slab bias sums
 	pack      []float32 // the 1×1 ops' packed filters (packRows)
 	packBias  []float32
+	// cores is the most goroutines a parallel section uses; 0 means
+	// GOMAXPROCS. A trainer whose shards run side by side gives each its
+	// share of the cores.
+	cores int
 }
 
 type convScratch struct {
@@ -66,14 +70,22 @@ func (a *convArena) scratch(i int) *convScratch {
 	return a.workers[i]
 }
 
+// maxWorkers is the most goroutines a parallel section of a uses.
+func (a *convArena) maxWorkers() int {
+	if a.cores > 0 {
+		return a.cores
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
 // run calls f(worker, lo, hi) on contiguous ranges covering [0, n), across
-// up to GOMAXPROCS goroutines (the caller's and the arena's team of
+// up to maxWorkers goroutines (the caller's and the arena's team of
 // helpers), each with its own worker index, handing ranges out in pieces
 // of size unit (the last may be short). A panic in any goroutine is
 // re-raised on the caller's.
 func (a *convArena) run(n, unit int, f func(worker, lo, hi int)) {
 	pieces := (n + unit - 1) / unit
-	workers := max(1, min(runtime.GOMAXPROCS(0), pieces))
+	workers := max(1, min(a.maxWorkers(), pieces))
 	for len(a.workers) < workers {
 		a.workers = append(a.workers, &convScratch{})
 	}
@@ -102,7 +114,7 @@ func (a *convArena) split(n int, f func(lo, hi int)) {
 		parallelImages(n, f)
 		return
 	}
-	workers := max(1, min(runtime.GOMAXPROCS(0), n))
+	workers := max(1, min(a.maxWorkers(), n))
 	a.run(n, (n+workers-1)/workers, func(_, lo, hi int) { f(lo, hi) })
 }
 
