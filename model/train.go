@@ -121,18 +121,31 @@ type Losses struct {
 }
 
 // trainShardMin is the fewest positions a shard of a training step gets.
-// A step's batch is cut into shards of at least this many positions, each
-// run through a graph of its own, and the shards' gradients are summed.
-// The shards run side by side, each on its share of the cores, instead of
-// every op splitting its work across all of them: an op split across the
-// cores waits for its slowest part some sixty times a step, and gorgonia's
-// own work between the ops runs on one core. Each graph also pays a fixed
-// cost per run (its filters' transforms, gorgonia's bookkeeping), which
-// shows below 128 positions. Measured on two cores, batch 256, positions/s
-// interleaved: one graph 6,515, shards of 128 6,993, of 64 6,561; on one
-// core 4,072, 4,079 and 3,654. The cut depends on the batch size only,
-// never on the cores, so a step's results do not depend on GOMAXPROCS.
-const trainShardMin = 128
+//
+// A trainer cuts each step's batch into shards, one per core (GOMAXPROCS
+// when it is made) as long as each keeps at least trainShardMin
+// positions, each run through a graph of its own; the shards' gradients
+// are summed. The shards run side by side, each on its own core, instead
+// of every op splitting its work across all of them: an op split across
+// the cores waits for its slowest part some sixty times a step, and
+// gorgonia's own work between the ops runs on one core. Each graph pays a
+// fixed cost per run (its filters' transforms, gorgonia's bookkeeping),
+// which shows below 64 positions. Measured on two cores, positions/s of
+// trainers stepping in turn in one process: batch 256, one graph
+// 7,389–7,732, two shards of 128 8,152–8,300, four of 64 7,015–7,342;
+// batch 128, one graph 6,145–6,841, two shards of 64 6,698–7,376; on one
+// core, batch 128, one graph 4,606, two shards 4,251.
+//
+// The cut is fixed when the trainer is made, and a step's results depend
+// on it (the order in which gradients are summed) but not on the cores
+// that run it, so training is bit-reproducible on one machine.
+const trainShardMin = 64
+
+// autoShards is the number of shards of a batch of b positions: one per
+// core, each of at least trainShardMin positions.
+func autoShards(b int) int {
+	return max(1, min(runtime.GOMAXPROCS(0), b/trainShardMin))
+}
 
 // Trainer trains a Weights in place with its own gorgonia graphs and
 // optimiser. Not safe for concurrent use; evaluators hold their own copies
@@ -172,11 +185,12 @@ type trainShard struct {
 
 // NewTrainer returns a trainer that updates w in place.
 func NewTrainer(w *Weights, tc TrainConfig) (*Trainer, error) {
-	return newTrainer(w, tc, trainShardMin)
+	return newTrainer(w, tc, 0)
 }
 
-// newTrainer is NewTrainer with shards of at least shardMin positions.
-func newTrainer(w *Weights, tc TrainConfig, shardMin int) (*Trainer, error) {
+// newTrainer is NewTrainer with the batch cut into n shards (at most one
+// a position); 0 means autoShards.
+func newTrainer(w *Weights, tc TrainConfig, n int) (*Trainer, error) {
 	if w == nil {
 		return nil, errors.New("model: trainer: nil weights")
 	}
@@ -194,7 +208,10 @@ func newTrainer(w *Weights, tc TrainConfig, shardMin int) (*Trainer, error) {
 	}
 	t := &Trainer{w: w, tc: tc, opt: opt, arena: arena}
 	B := tc.BatchSize
-	n := max(1, B/shardMin)
+	if n <= 0 {
+		n = autoShards(B)
+	}
+	n = min(n, B)
 	for i := range n {
 		sh := &trainShard{lo: i * B / n, hi: (i + 1) * B / n}
 		if n == 1 {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -465,19 +466,16 @@ func TestShardedStepMatchesOneGraph(t *testing.T) {
 	pol, mask, wdl := randomTargets(rng, n)
 	tc := smallTrainConfig(n)
 	tc.ValueWeight = 1.5
-	trainer := func(shardMin int) (*Trainer, *Weights) {
+	trainer := func(shards int) (*Trainer, *Weights) {
 		w := mustWeights(t, cfg, 3)
-		tr, err := newTrainer(w, tc, shardMin)
+		tr, err := newTrainer(w, tc, shards)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { tr.Close() })
 		return tr, w
 	}
-	whole, wWhole := trainer(n)
-	if len(whole.shards) != 1 {
-		t.Fatalf("%d shards for shards of at least %d of %d positions", len(whole.shards), n, n)
-	}
+	whole, wWhole := trainer(1)
 	refGrads, refLosses, err := whole.Gradients(planes, pol, mask, wdl)
 	if err != nil {
 		t.Fatal(err)
@@ -489,11 +487,8 @@ func TestShardedStepMatchesOneGraph(t *testing.T) {
 		t.Fatal(err)
 	}
 	near := func(a, b, tol float64) bool { return math.Abs(a-b) <= tol*math.Max(1, math.Abs(b)) }
-	for _, c := range []struct{ shardMin, shards int }{{10, 2}, {6, 3}, {1, 20}} {
-		tr, w := trainer(c.shardMin)
-		if len(tr.shards) != c.shards {
-			t.Fatalf("shards of at least %d: %d shards, want %d", c.shardMin, len(tr.shards), c.shards)
-		}
+	for _, shards := range []int{2, 3, 20} {
+		tr, w := trainer(shards)
 		grads, losses, err := tr.Gradients(planes, pol, mask, wdl)
 		if err != nil {
 			t.Fatal(err)
@@ -505,13 +500,13 @@ func TestShardedStepMatchesOneGraph(t *testing.T) {
 			{"entropy", losses.PolicyEntropy, refLosses.PolicyEntropy}, {"L2", losses.L2, refLosses.L2},
 			{"total", losses.Total, refLosses.Total}, {"gradient norm", losses.GradNorm, refLosses.GradNorm}} {
 			if !near(f.got, f.ref, 1e-5) {
-				t.Errorf("%d shards: %s loss %v, one graph %v", c.shards, f.name, f.got, f.ref)
+				t.Errorf("%d shards: %s loss %v, one graph %v", shards, f.name, f.got, f.ref)
 			}
 		}
 		for i, g := range grads {
 			for j := range g {
 				if !near(float64(g[j]), float64(refGrads[i][j]), 1e-4) {
-					t.Fatalf("%d shards: gradient of %s[%d] %v, one graph %v", c.shards, w.Params()[i].Name, j, g[j], refGrads[i][j])
+					t.Fatalf("%d shards: gradient of %s[%d] %v, one graph %v", shards, w.Params()[i].Name, j, g[j], refGrads[i][j])
 				}
 			}
 		}
@@ -521,9 +516,24 @@ func TestShardedStepMatchesOneGraph(t *testing.T) {
 		for i, p := range w.Params() {
 			for j, x := range p.Data {
 				if !near(float64(x), float64(wWhole.Params()[i].Data[j]), 1e-5) {
-					t.Fatalf("%d shards: %s[%d] %v after a step, one graph %v", c.shards, p.Name, j, x, wWhole.Params()[i].Data[j])
+					t.Fatalf("%d shards: %s[%d] %v after a step, one graph %v", shards, p.Name, j, x, wWhole.Params()[i].Data[j])
 				}
 			}
+		}
+	}
+}
+
+// TestAutoShards: one shard per core, each of at least trainShardMin
+// positions.
+func TestAutoShards(t *testing.T) {
+	for _, c := range []struct{ procs, batch, want int }{
+		{1, 256, 1}, {2, 256, 2}, {2, 128, 2}, {2, 127, 1}, {2, 8, 1}, {4, 128, 2}, {4, 512, 4}, {7, 448, 7},
+	} {
+		old := runtime.GOMAXPROCS(c.procs)
+		got := autoShards(c.batch)
+		runtime.GOMAXPROCS(old)
+		if got != c.want {
+			t.Errorf("%d cores, batch %d: %d shards, want %d", c.procs, c.batch, got, c.want)
 		}
 	}
 }
