@@ -61,7 +61,9 @@ func buildNet(cfg Config, batch int, vals []*tensor.Dense, arena *convArena) (ng
 	ng = &netGraph{g: g, batch: batch}
 	ng.input = G.NewTensor(g, tensor.Float32, 4, G.WithShape(batch, cfg.NumInputPlanes(), 8, 8), G.WithName("planes"))
 	byName := make(map[string]*G.Node, len(specs))
+	paramIndex := make(map[string]int, len(specs))
 	for i, s := range specs {
+		paramIndex[s.name] = i
 		if !tensor.Shape(s.shape).Eq(vals[i].Shape()) {
 			return nil, fmt.Errorf("model: parameter %s has shape %v, want %v", s.name, vals[i].Shape(), s.shape)
 		}
@@ -102,7 +104,7 @@ func buildNet(cfg Config, batch int, vals []*tensor.Dense, arena *convArena) (ng
 		}
 		w, b := byName[name+".w"], byName[name+".b"]
 		ws := w.Shape()
-		op := newWinoConvOp(ws[1], ws[0], true, res != nil, inputGrad, arena)
+		op := newWinoConvOp(name, vals[paramIndex[name+".w"]].Float32s(), vals[paramIndex[name+".b"]].Float32s(), ws[1], ws[0], true, res != nil, inputGrad, arena)
 		if res != nil {
 			return must(G.ApplyOp(op, x, w, b, res))
 		}

@@ -157,9 +157,10 @@ type Trainer struct {
 	opt    *optimizer
 	closed bool
 
-	arena  *convArena // the step's own parallel work: shards, checks, sums, optimiser
-	shards []*trainShard
-	grads  [][]float32 // the batch's loss gradient, L2 excluded
+	arena   *convArena // the step's own parallel work: shards, checks, sums, optimiser
+	filters *filterSet // the shards' transformed filters, transformed once a step
+	shards  []*trainShard
+	grads   [][]float32 // the batch's loss gradient, L2 excluded
 }
 
 // trainShard is one part of a step's batch, positions lo to hi, with the
@@ -206,7 +207,8 @@ func newTrainer(w *Weights, tc TrainConfig, n int) (*Trainer, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Trainer{w: w, tc: tc, opt: opt, arena: arena}
+	t := &Trainer{w: w, tc: tc, opt: opt, arena: arena, filters: &filterSet{byName: map[string]*convFilters{}}}
+	arena.filters = t.filters
 	B := tc.BatchSize
 	if n <= 0 {
 		n = autoShards(B)
@@ -217,7 +219,7 @@ func newTrainer(w *Weights, tc TrainConfig, n int) (*Trainer, error) {
 		if n == 1 {
 			sh.arena = arena // one team for everything: two would spin against each other
 		}
-		if err := sh.build(w, tc.ValueWeight); err != nil {
+		if err := sh.build(w, tc.ValueWeight, t.filters); err != nil {
 			t.release()
 			return nil, err
 		}
@@ -234,7 +236,7 @@ func newTrainer(w *Weights, tc TrainConfig, n int) (*Trainer, error) {
 	return t, nil
 }
 
-func (sh *trainShard) build(w *Weights, valueWeight float64) (err error) {
+func (sh *trainShard) build(w *Weights, valueWeight float64, filters *filterSet) (err error) {
 	defer catch(&err, "building training graph")
 	gorgoniaBuildMu.Lock()
 	defer gorgoniaBuildMu.Unlock()
@@ -243,6 +245,7 @@ func (sh *trainShard) build(w *Weights, valueWeight float64) (err error) {
 		if sh.arena, err = newConvArena(); err != nil {
 			return err
 		}
+		sh.arena.filters = filters
 	}
 	// The graph's parameter values share the Weights' arrays: the
 	// optimiser's in-place updates are what the next run reads.
@@ -409,6 +412,7 @@ func (t *Trainer) forwardBackward(planes, policyTarget, legalMask, wdlTarget []f
 			}
 		}
 	}
+	t.arena.transformFilters(t.filters)
 	if len(t.shards) == 1 {
 		t.shards[0].err = t.shards[0].run(t.w.cfg)
 	} else {

@@ -48,6 +48,63 @@ type convArena struct {
 	// GOMAXPROCS. A trainer whose shards run side by side gives each its
 	// share of the cores.
 	cores int
+	// filters, if not nil, holds the 3×3 convolutions' transformed
+	// filters, shared by the graphs of a trainer's shards and transformed
+	// by the trainer once per step (transformFilters) before the graphs
+	// run; the ops then leave them alone. With nil every op transforms its
+	// own at every run.
+	filters *filterSet
+}
+
+// filterSet is the transformed filters of one network's 3×3
+// convolutions, by parameter name, for graphs that share them.
+type filterSet struct {
+	convs  []*convFilters
+	byName map[string]*convFilters
+}
+
+// convFilters is one convolution's filters: w and b are its parameters'
+// arrays, fwd their transform, and tr the transposed filters of the input
+// gradient (nil when no gradient of the input is needed).
+type convFilters struct {
+	w, b    []float32
+	fwd, tr *winoLayer
+}
+
+// layers returns the layers of the convolution whose parameters are w
+// and b (named name): a's shared ones, made on first use, or fresh ones
+// without a filter set. tr is nil unless inputGrad.
+func (a *convArena) layers(name string, w, b []float32, cin, cout int, inputGrad bool) (fwd, tr *winoLayer) {
+	if a.filters == nil {
+		fwd = newWinoLayer(cin, cout)
+		if inputGrad {
+			tr = newWinoLayer(cout, cin)
+		}
+		return fwd, tr
+	}
+	f := a.filters.byName[name]
+	if f == nil {
+		f = &convFilters{w: w, b: b, fwd: newWinoLayer(cin, cout)}
+		a.filters.byName[name] = f
+		a.filters.convs = append(a.filters.convs, f)
+	}
+	if inputGrad && f.tr == nil {
+		f.tr = newWinoLayer(cout, cin)
+	}
+	return f.fwd, f.tr
+}
+
+// transformFilters transforms every filter of fs from its parameters'
+// current values, one convolution at a time across a's team.
+func (a *convArena) transformFilters(fs *filterSet) {
+	a.each(len(fs.convs), func(lo, hi int) {
+		for _, f := range fs.convs[lo:hi] {
+			f.fwd.setFilters(f.w, f.b)
+			if f.tr != nil {
+				f.tr.setTransposeOf(f.fwd, 0, f.fwd.cout)
+			}
+		}
+	})
 }
 
 type convScratch struct {
@@ -158,12 +215,16 @@ type winoConvOp struct {
 	inputGrad bool
 	out       outBuf
 	arena     *convArena
-	layer     *winoLayer // w and b transformed at every run
+	layer     *winoLayer // w and b transformed at every run, or by the arena's owner
+	trLayer   *winoLayer // the transposed filters of the input gradient (with inputGrad)
 }
 
-func newWinoConvOp(cin, cout int, relu, residual, inputGrad bool, arena *convArena) winoConvOp {
+// newWinoConvOp returns the op of the convolution whose parameters are
+// named name (its filters' key in the arena's filter set, if any).
+func newWinoConvOp(name string, w, b []float32, cin, cout int, relu, residual, inputGrad bool, arena *convArena) winoConvOp {
+	fwd, tr := arena.layers(name, w, b, cin, cout, inputGrad)
 	return winoConvOp{cin: cin, cout: cout, relu: relu, residual: residual, inputGrad: inputGrad,
-		out: newOutBuf(), arena: arena, layer: newWinoLayer(cin, cout)}
+		out: newOutBuf(), arena: arena, layer: fwd, trLayer: tr}
 }
 
 func (op winoConvOp) Arity() int {
@@ -232,8 +293,10 @@ func (op winoConvOp) Do(in ...G.Value) (G.Value, error) {
 	}
 	out := op.out.tensor(oshape)
 	l, a := op.layer, op.arena
-	w, b := ts[1].Float32s(), ts[2].Float32s()
-	a.run(op.cout, 4, func(_, co0, co1 int) { l.setFilterRange(w, b, co0, co1) })
+	if a.filters == nil {
+		w, b := ts[1].Float32s(), ts[2].Float32s()
+		a.run(op.cout, 4, func(_, co0, co1 int) { l.setFilterRange(w, b, co0, co1) })
+	}
 	x, y := ts[0].Float32s(), out.Float32s()
 	var res []float32
 	if op.residual {
@@ -270,10 +333,7 @@ func (op winoConvOp) DiffWRT(n int) []bool {
 // nodes hand on the others.
 func (op winoConvOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
 	gop := winoConvGradOp{cin: op.cin, cout: op.cout, relu: op.relu, residual: op.residual, inputGrad: op.inputGrad,
-		out: newOutBuf(), st: &winoGradState{dw: newOutBuf(), db: newOutBuf(), dPre: newOutBuf()}, arena: op.arena, fwd: op.layer}
-	if op.inputGrad {
-		gop.layer = newWinoLayer(op.cout, op.cin)
-	}
+		out: newOutBuf(), st: &winoGradState{dw: newOutBuf(), db: newOutBuf(), dPre: newOutBuf()}, arena: op.arena, fwd: op.layer, layer: op.trLayer}
 	all, err := G.ApplyOp(gop, grad, output, inputs[0], inputs[1])
 	if err != nil {
 		return nil, err
@@ -431,8 +491,9 @@ type winoConvGradOp struct {
 	st                        *winoGradState
 	arena                     *convArena
 	layer                     *winoLayer // the transposed filters U_ξᵀ, as a cout→cin layer (with inputGrad)
-	// fwd is the forward op's layer, whose filters that op transformed
-	// earlier in the same run from the same w.
+	// fwd is the forward op's layer, whose filters that op (or the
+	// arena's owner) transformed earlier in the same run from the same w;
+	// layer is transposed from it here, or by the arena's owner too.
 	fwd *winoLayer
 }
 
@@ -490,8 +551,10 @@ func (op winoConvGradOp) Do(in ...G.Value) (G.Value, error) {
 		dx = out.Float32s()
 		dwT = st.dw.tensor(tensor.Shape{cout, cin, 3, 3})
 		st.dwT = dwT
-		l := op.layer
-		a.run(cout, 4, func(_, co0, co1 int) { l.setTransposeOf(op.fwd, co0, co1) })
+		if a.filters == nil {
+			l := op.layer
+			a.run(cout, 4, func(_, co0, co1 int) { l.setTransposeOf(op.fwd, co0, co1) })
+		}
 	}
 	if op.residual {
 		st.dPreT = st.dPre.tensor(ts[0].Shape())

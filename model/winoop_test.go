@@ -133,7 +133,7 @@ func winoOpRun(t *testing.T, c winoCase, x, w, b, res, r []float32) (y, dx, dw, 
 	if c.residual {
 		ins = append(ins, tensorNode(g, "res", res, c.batch, c.cout, 8, 8))
 	}
-	yn, err := G.ApplyOp(newWinoConvOp(c.cin, c.cout, c.relu, c.residual, c.inputGrd, arena), ins...)
+	yn, err := G.ApplyOp(newWinoConvOp("conv", nil, nil, c.cin, c.cout, c.relu, c.residual, c.inputGrd, arena), ins...)
 	if err != nil {
 		t.Fatal(err)
 	}
