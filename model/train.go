@@ -161,6 +161,10 @@ type Trainer struct {
 	filters *filterSet // the shards' transformed filters, transformed once a step
 	shards  []*trainShard
 	grads   [][]float32 // the batch's loss gradient, L2 excluded
+
+	rowEntropy []float64 // prepare's, per row
+	rowErrs    []error
+	paramSq    []float64 // sumGradients', per parameter
 }
 
 // trainShard is one part of a step's batch, positions lo to hi, with the
@@ -207,7 +211,8 @@ func newTrainer(w *Weights, tc TrainConfig, n int) (*Trainer, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Trainer{w: w, tc: tc, opt: opt, arena: arena, filters: &filterSet{byName: map[string]*convFilters{}}}
+	t := &Trainer{w: w, tc: tc, opt: opt, arena: arena, filters: &filterSet{byName: map[string]*convFilters{}},
+		rowErrs: make([]error, tc.BatchSize)}
 	arena.filters = t.filters
 	B := tc.BatchSize
 	if n <= 0 {
@@ -394,7 +399,7 @@ func (t *Trainer) forwardBackward(planes, policyTarget, legalMask, wdlTarget []f
 		return l, fmt.Errorf("model: train step wants exactly %d positions: got %d plane floats (want %d), %d policy targets and %d mask entries (want %d each), %d wdl targets (want %d)",
 			B, len(planes), B*in, len(policyTarget), len(legalMask), B*pol, len(wdlTarget), B*env.WDLSize)
 	}
-	if l.PolicyEntropy, err = targetEntropy(t.arena, policyTarget, legalMask, B); err != nil {
+	if l.PolicyEntropy, err = t.prepare(policyTarget, legalMask); err != nil {
 		return l, err
 	}
 	// The shards run side by side on as many cores as there are (in turn
@@ -412,7 +417,6 @@ func (t *Trainer) forwardBackward(planes, policyTarget, legalMask, wdlTarget []f
 			}
 		}
 	}
-	t.arena.transformFilters(t.filters)
 	if len(t.shards) == 1 {
 		t.shards[0].err = t.shards[0].run(t.w.cfg)
 	} else {
@@ -438,46 +442,92 @@ func (t *Trainer) forwardBackward(planes, policyTarget, legalMask, wdlTarget []f
 		l.Policy += share * p
 		l.Value += share * v
 	}
-	if len(t.shards) > 1 {
-		t.sumGradients()
-	}
-	l.L2 = t.tc.L2 * t.w.SumSquares()
+	wsq, gsq := t.sumGradients()
+	l.L2 = t.tc.L2 * wsq
 	l.Total = l.Policy + t.tc.ValueWeight*l.Value + l.L2
-	var sq float64
-	for _, g := range t.grads {
-		for _, v := range g {
-			sq += float64(v) * float64(v)
-		}
-	}
-	l.GradNorm = math.Sqrt(sq)
+	l.GradNorm = math.Sqrt(gsq)
 	if math.IsNaN(l.Total) || math.IsInf(l.Total, 0) || math.IsNaN(l.GradNorm) || math.IsInf(l.GradNorm, 0) {
 		return l, fmt.Errorf("%w: loss %+v (no update applied)", ErrNonFinite, l)
 	}
 	return l, nil
 }
 
-// sumGradients sets the batch's gradient to the shards' gradients, each
-// weighted by its share of the batch (every shard's loss is its own mean),
-// summed in shard order: one parameter at a time across the cores.
-func (t *Trainer) sumGradients() {
-	B := float32(t.tc.BatchSize)
-	t.arena.each(len(t.grads), func(lo, hi int) {
+// prepare transforms the graphs' filters from the weights and checks the
+// targets, in one parallel section: each convolution's filters are a
+// piece, and so is every run of entropyChunk rows. The check: the mask
+// holds only 0s and 1s and the targets put no mass outside it (the masked
+// loss would be infinite). It returns the targets' mean entropy −Σ t·log t
+// over the batch (summed in row order), or the first bad row's error.
+func (t *Trainer) prepare(target, mask []float32) (float64, error) {
+	const entropyChunk = 16
+	B := t.tc.BatchSize
+	convs := t.filters.convs
+	h, errs := grown64(&t.rowEntropy, B), t.rowErrs[:B]
+	t.arena.each(len(convs)+(B+entropyChunk-1)/entropyChunk, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			g := t.grads[i]
-			for k, sh := range t.shards {
-				share, src := float32(sh.hi-sh.lo)/B, sh.grads[i][:len(g)]
-				if k == 0 {
-					for j, v := range src {
-						g[j] = share * v
-					}
-					continue
-				}
-				for j, v := range src {
-					g[j] += share * v
+			if i < len(convs) {
+				convs[i].transform()
+				continue
+			}
+			r0 := (i - len(convs)) * entropyChunk
+			for b := r0; b < min(B, r0+entropyChunk); b++ {
+				if h[b], errs[b] = rowEntropyFast(target, mask, b, len(target)/B); errs[b] != nil {
+					break
 				}
 			}
 		}
 	})
+	return sumRowEntropies(h, errs)
+}
+
+// sumGradients sets the batch's gradient to the shards' gradients, each
+// weighted by its share of the batch (every shard's loss is its own mean),
+// summed in shard order, and returns the squared norms of the decayed
+// weights and of the gradient: one parameter at a time across the cores,
+// the parameters' sums added up in order.
+func (t *Trainer) sumGradients() (weights, grads float64) {
+	B := float32(t.tc.BatchSize)
+	n := len(t.grads)
+	sq := grown64(&t.paramSq, 2*n)
+	wsq, gsq := sq[:n], sq[n:]
+	t.arena.each(n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			g := t.grads[i]
+			if len(t.shards) > 1 {
+				for k, sh := range t.shards {
+					share, src := float32(sh.hi-sh.lo)/B, sh.grads[i][:len(g)]
+					if k == 0 {
+						for j, v := range src {
+							g[j] = share * v
+						}
+						continue
+					}
+					for j, v := range src {
+						g[j] += share * v
+					}
+				}
+			}
+			gsq[i] = sumSquares(g)
+			wsq[i] = 0
+			if p := t.w.params[i]; p.Decay {
+				wsq[i] = sumSquares(p.Data)
+			}
+		}
+	})
+	for i := range n {
+		weights += wsq[i]
+		grads += gsq[i]
+	}
+	return weights, grads
+}
+
+// sumSquares returns Σ x² in float64.
+func sumSquares(x []float32) float64 {
+	var s float64
+	for _, v := range x {
+		s += float64(v) * float64(v)
+	}
+	return s
 }
 
 func (sh *trainShard) run(cfg Config) (err error) {
@@ -493,22 +543,10 @@ func (sh *trainShard) run(cfg Config) (err error) {
 	return nil
 }
 
-// targetEntropy checks that the mask holds only 0s and 1s and that the
-// targets put no mass outside it (the masked loss would be infinite), and
-// returns the targets' mean entropy −Σ t·log t over the batch. Rows are
-// checked across the cores; the first bad row's error is returned, and
-// the entropies are summed in row order.
-func targetEntropy(a *convArena, target, mask []float32, batch int) (float64, error) {
-	h := make([]float64, batch)
-	errs := make([]error, batch)
-	a.split(batch, func(lo, hi int) {
-		for b := lo; b < hi; b++ {
-			h[b], errs[b] = rowEntropyFast(target, mask, b, len(target)/batch)
-			if errs[b] != nil {
-				return
-			}
-		}
-	})
+// sumRowEntropies returns the mean of the rows' entropies h, or the first
+// of the rows' errors (a row after a bad one in its piece is not checked:
+// its entries are stale, and never read).
+func sumRowEntropies(h []float64, errs []error) (float64, error) {
 	var sum float64
 	for b := range h {
 		if errs[b] != nil {
@@ -516,10 +554,10 @@ func targetEntropy(a *convArena, target, mask []float32, batch int) (float64, er
 		}
 		sum += h[b]
 	}
-	return sum / float64(batch), nil
+	return sum / float64(len(h)), nil
 }
 
-// rowEntropy is targetEntropy's check and entropy of row b, rows being n
+// rowEntropy is prepare's check and entropy of row b, rows being n
 // entries long.
 func rowEntropy(target, mask []float32, b, n int) (float64, error) {
 	var h float64

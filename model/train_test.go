@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -535,5 +536,36 @@ func TestAutoShards(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%d cores, batch %d: %d shards, want %d", c.procs, c.batch, got, c.want)
 		}
+	}
+}
+
+// TestStepNamesFirstBadRow: the targets are checked in pieces across the
+// cores, but a step reports the first bad position of the batch, and a
+// good step after a rejected one goes through.
+func TestStepNamesFirstBadRow(t *testing.T) {
+	const n = 40
+	w := mustWeights(t, mustPreset(t, "tiny"), 2)
+	tr, err := NewTrainer(w, smallTrainConfig(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	rng := rand.New(rand.NewPCG(3, 4))
+	planes := randomPlanes(rng, n)
+	pol, mask, wdl := randomTargets(rng, n)
+	k := len(mask) / n
+	illegal := func(row int) int { return row*k + slices.Index(mask[row*k:(row+1)*k], 0) }
+	for _, rows := range [][]int{{37}, {20, 37}, {3, 20}} {
+		p := slices.Clone(pol)
+		for _, r := range rows {
+			p[illegal(r)] = 0.5
+		}
+		want := fmt.Sprintf("position %d's policy target", rows[0])
+		if _, err := tr.Step(planes, p, mask, wdl); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("bad rows %v: got %v, want an error naming %q", rows, err, want)
+		}
+	}
+	if _, err := tr.Step(planes, pol, mask, wdl); err != nil {
+		t.Fatalf("good step after rejected ones: %v", err)
 	}
 }

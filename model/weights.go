@@ -132,11 +132,8 @@ func (w *Weights) Equal(o *Weights) bool {
 func (w *Weights) SumSquares() float64 {
 	var s float64
 	for _, p := range w.params {
-		if !p.Decay {
-			continue
-		}
-		for _, v := range p.Data {
-			s += float64(v) * float64(v)
+		if p.Decay {
+			s += sumSquares(p.Data)
 		}
 	}
 	return s

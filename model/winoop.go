@@ -50,7 +50,7 @@ type convArena struct {
 	cores int
 	// filters, if not nil, holds the 3×3 convolutions' transformed
 	// filters, shared by the graphs of a trainer's shards and transformed
-	// by the trainer once per step (transformFilters) before the graphs
+	// by the trainer once per step (convFilters.transform) before the graphs
 	// run; the ops then leave them alone. With nil every op transforms its
 	// own at every run.
 	filters *filterSet
@@ -94,17 +94,12 @@ func (a *convArena) layers(name string, w, b []float32, cin, cout int, inputGrad
 	return f.fwd, f.tr
 }
 
-// transformFilters transforms every filter of fs from its parameters'
-// current values, one convolution at a time across a's team.
-func (a *convArena) transformFilters(fs *filterSet) {
-	a.each(len(fs.convs), func(lo, hi int) {
-		for _, f := range fs.convs[lo:hi] {
-			f.fwd.setFilters(f.w, f.b)
-			if f.tr != nil {
-				f.tr.setTransposeOf(f.fwd, 0, f.fwd.cout)
-			}
-		}
-	})
+// transform sets f's layers from its parameters' current values.
+func (f *convFilters) transform() {
+	f.fwd.setFilters(f.w, f.b)
+	if f.tr != nil {
+		f.tr.setTransposeOf(f.fwd, 0, f.fwd.cout)
+	}
 }
 
 type convScratch struct {
