@@ -142,7 +142,7 @@ func (b *graphBucket) run(planes []float32, n int, policy, wdl []float32) (err e
 		return err
 	}
 	b.vm.Reset() // the tape machine only runs again after a Reset
-	if err := b.vm.RunAll(); err != nil {
+	if err := runTape(b.vm); err != nil {
 		return fmt.Errorf("model: gorgonia run (batch %d): %w", b.size, err)
 	}
 	copy(policy, b.polOut[:n*b.polSz])

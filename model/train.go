@@ -537,7 +537,7 @@ func (sh *trainShard) run(cfg Config) (err error) {
 	}
 	sh.polLoss, sh.valLoss = nil, nil
 	sh.vm.Reset() // the tape machine only runs again after a Reset
-	if err := sh.vm.RunAll(); err != nil {
+	if err := runTape(sh.vm); err != nil {
 		return fmt.Errorf("model: gorgonia training run: %w", err)
 	}
 	return nil
