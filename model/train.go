@@ -129,12 +129,12 @@ type Losses struct {
 // of every op splitting its work across all of them: an op split across
 // the cores waits for its slowest part some sixty times a step, and
 // gorgonia's own work between the ops runs on one core. Each graph pays a
-// fixed cost per run (its filters' transforms, gorgonia's bookkeeping),
-// which shows below 64 positions. Measured on two cores, positions/s of
-// trainers stepping in turn in one process: batch 256, one graph
-// 7,389–7,732, two shards of 128 8,152–8,300, four of 64 7,015–7,342;
-// batch 128, one graph 6,145–6,841, two shards of 64 6,698–7,376; on one
-// core, batch 128, one graph 4,606, two shards 4,251.
+// fixed cost per run (gorgonia's bookkeeping, the heads' small products),
+// which shows below 64 positions. Positions/s of trainers stepping in turn
+// in one process, two cores: batch 128, one graph 6,540–7,171, two shards
+// 7,516–8,078, four 7,373–7,737; batch 256, one graph 7,381–7,994, two
+// shards 8,243–8,413, four 8,117–8,557; on one core, batch 128, one graph
+// 4,591, two shards 4,737.
 //
 // The cut is fixed when the trainer is made, and a step's results depend
 // on it (the order in which gradients are summed) but not on the cores
