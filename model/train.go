@@ -164,7 +164,7 @@ type Trainer struct {
 
 	rowEntropy []float64 // prepare's, per row
 	rowErrs    []error
-	paramSq    []float64 // sumGradients', per parameter
+	paramSq    []float64 // sumGradients', per parameter: the weights', then the gradient's
 }
 
 // trainShard is one part of a step's batch, positions lo to hi, with the
@@ -212,7 +212,7 @@ func newTrainer(w *Weights, tc TrainConfig, n int) (*Trainer, error) {
 		return nil, err
 	}
 	t := &Trainer{w: w, tc: tc, opt: opt, arena: arena, filters: &filterSet{byName: map[string]*convFilters{}},
-		rowErrs: make([]error, tc.BatchSize)}
+		rowEntropy: make([]float64, tc.BatchSize), rowErrs: make([]error, tc.BatchSize), paramSq: make([]float64, 2*len(w.params))}
 	arena.filters = t.filters
 	B := tc.BatchSize
 	if n <= 0 {
@@ -417,15 +417,11 @@ func (t *Trainer) forwardBackward(planes, policyTarget, legalMask, wdlTarget []f
 			}
 		}
 	}
-	if len(t.shards) == 1 {
-		t.shards[0].err = t.shards[0].run(t.w.cfg)
-	} else {
-		t.arena.each(len(t.shards), func(lo, hi int) {
-			for _, sh := range t.shards[lo:hi] {
-				sh.err = sh.run(t.w.cfg)
-			}
-		})
-	}
+	t.arena.each(len(t.shards), func(lo, hi int) { // one shard runs on the caller alone
+		for _, sh := range t.shards[lo:hi] {
+			sh.err = sh.run(t.w.cfg)
+		}
+	})
 	for _, sh := range t.shards {
 		if sh.err != nil {
 			return l, sh.err
@@ -462,7 +458,7 @@ func (t *Trainer) prepare(target, mask []float32) (float64, error) {
 	const entropyChunk = 16
 	B := t.tc.BatchSize
 	convs := t.filters.convs
-	h, errs := grown64(&t.rowEntropy, B), t.rowErrs[:B]
+	h, errs := t.rowEntropy, t.rowErrs
 	t.arena.each(len(convs)+(B+entropyChunk-1)/entropyChunk, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			if i < len(convs) {
@@ -488,8 +484,7 @@ func (t *Trainer) prepare(target, mask []float32) (float64, error) {
 func (t *Trainer) sumGradients() (weights, grads float64) {
 	B := float32(t.tc.BatchSize)
 	n := len(t.grads)
-	sq := grown64(&t.paramSq, 2*n)
-	wsq, gsq := sq[:n], sq[n:]
+	wsq, gsq := t.paramSq[:n], t.paramSq[n:]
 	t.arena.each(n, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			g := t.grads[i]
