@@ -127,18 +127,6 @@ func (w *Weights) Equal(o *Weights) bool {
 	return true
 }
 
-// SumSquares returns the sum of squared weights (biases excluded), the
-// quantity that L2 regularisation multiplies by its coefficient.
-func (w *Weights) SumSquares() float64 {
-	var s float64
-	for _, p := range w.params {
-		if p.Decay {
-			s += sumSquares(p.Data)
-		}
-	}
-	return s
-}
-
 // checkFinite returns an error naming the first parameter holding a NaN or
 // an infinity.
 func (w *Weights) checkFinite() error {
