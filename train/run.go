@@ -37,6 +37,14 @@ type Options struct {
 	Resume bool
 	// Config is a new run's configuration (ignored on resume).
 	Config *Config
+	// Init, if set, are the weights a new run starts from instead of a
+	// random network (train --init): the built-in network, a run's or a
+	// checkpoint's. They must be of the configuration's architecture and
+	// encoding for its variant; InitName says where they came from (for
+	// the run's first line). Only the weights carry over: the optimiser,
+	// the replay buffer and the step count start afresh.
+	Init     *model.Weights
+	InitName string
 	// Iterations, if positive, overrides the total the run aims for; Seed,
 	// if set, the run's seed.
 	Iterations int
@@ -207,8 +215,12 @@ func (r *runner) create() error {
 	if err := r.saveCheckpoint(); err != nil {
 		return err
 	}
-	fmt.Fprintf(r.out, "new run %s: config %s, network %s (%d parameters), %d iterations\n",
-		r.dir, r.cfg.Name, r.cfg.Model.Preset, r.trainer.Weights().Config().NumParams(), r.cfg.Iterations)
+	from := ""
+	if r.opts.Init != nil {
+		from = ", starting from " + r.opts.InitName
+	}
+	fmt.Fprintf(r.out, "new run %s: config %s, network %s (%d parameters%s), %d iterations\n",
+		r.dir, r.cfg.Name, r.cfg.Model.Preset, r.trainer.Weights().Config().NumParams(), from, r.cfg.Iterations)
 	return nil
 }
 
@@ -299,6 +311,11 @@ func (r *runner) setUp(ckpt *model.Checkpoint) error {
 	if err != nil {
 		return err
 	}
+	if ckpt == nil && r.opts.Init != nil {
+		if err := initWeights(w, r.opts.Init, r.opts.InitName, r.cfg, r.variant); err != nil {
+			return err
+		}
+	}
 	tc, err := r.cfg.ModelTrainConfig()
 	if err != nil {
 		return err
@@ -332,6 +349,20 @@ func (r *runner) setUp(ckpt *model.Checkpoint) error {
 	}
 	r.searcher, err = mcts.NewSearcher(r.eval, r.cfg.MCTSConfig())
 	return err
+}
+
+// initWeights copies init, the weights a new run starts from, into w, the
+// configuration's fresh network; the error says why weights of another
+// encoding or architecture cannot be taken.
+func initWeights(w, init *model.Weights, name string, cfg *Config, v env.Variant) error {
+	if err := init.Config().Fits(v); err != nil {
+		return fmt.Errorf("--init %s: cannot start a run of %s from it: %w", name, v.Name, err)
+	}
+	if got, want := init.Config(), w.Config(); got != want {
+		return fmt.Errorf("--init %s: its network is %v, the configuration's (model preset %q) is %v: choose a configuration of that architecture",
+			name, got, cfg.Model.Preset, want)
+	}
+	return w.CopyFrom(init)
 }
 
 // loadBuffer rebuilds the replay window from the shards the checkpoint

@@ -10,7 +10,9 @@ import (
 
 	"github.com/alicezero/alicezero/configs"
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/model"
 	"github.com/alicezero/alicezero/train"
+	"github.com/alicezero/alicezero/train/engine"
 	"github.com/alicezero/alicezero/train/runs"
 )
 
@@ -24,6 +26,7 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	variant := fs.String("variant", "", "rule set to train for, "+variantNames+" (overrides the config's; without --config, the built-in configuration made for it if there is one: mini for alice-mini)")
 	seed := fs.Int64("seed", -1, "seed of the run (overrides the config)")
 	quiet := fs.Bool("quiet", false, "no progress bars, only the summary lines")
+	initFrom := fs.String("init", "", "start the new run from these `WEIGHTS` instead of a random network: builtin (the built-in network), a run folder (its newest checkpoint) or a checkpoint file; their architecture must be the configuration's")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -40,6 +43,9 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	if *resume != "" && flagSet(fs, "config") {
 		return usageError(fs, "--resume continues a run with the configuration saved in its folder; --config cannot change it (edit that run's config.yaml, or start a new run)")
+	}
+	if *resume != "" && flagSet(fs, "init") {
+		return usageError(fs, "--init starts a new run from existing weights; a resumed run continues from its own checkpoint")
 	}
 	if *resume != "" && flagSet(fs, "variant") {
 		return usageError(fs, "--resume continues a run for the variant its network was trained for; --variant cannot change it (start a new run)")
@@ -69,6 +75,11 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 			cfg.Variant = v.Name
 		}
 		opts.Config = cfg
+		if flagSet(fs, "init") {
+			if opts.Init, opts.InitName, err = loadInit(*initFrom, cfg.Variant); err != nil {
+				return err
+			}
+		}
 	}
 	return train.Run(ctx, opts)
 }
@@ -127,4 +138,30 @@ func loadConfig(nameOrPath string) (*train.Config, error) {
 		return nil, err
 	}
 	return train.BuiltinConfig(nameOrPath)
+}
+
+// loadInit reads the weights --init names, as every command reads
+// weights (engine.LoadNetwork), for a run of the variant named.
+func loadInit(name, variant string) (*model.Weights, string, error) {
+	v, err := env.VariantByName(variant)
+	if err != nil {
+		return nil, "", fmt.Errorf("--init: %w", err)
+	}
+	weights := name
+	switch strings.TrimSpace(name) {
+	case "":
+		return nil, "", errors.New("--init needs weights: builtin, a run folder or a checkpoint file")
+	case "builtin":
+		weights = "" // LoadNetwork's name of the default, the built-in network
+	case engine.NoWeights:
+		return nil, "", errors.New("--init none: the plain search has no weights to start from (leave --init out for a random network)")
+	}
+	net, err := engine.LoadNetwork(weights, v)
+	if err != nil {
+		return nil, "", fmt.Errorf("--init: %w", err)
+	}
+	if net.Weights == nil {
+		return nil, "", fmt.Errorf("--init %s: %s", name, net.Description)
+	}
+	return net.Weights, net.Description, nil
 }

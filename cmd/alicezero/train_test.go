@@ -194,3 +194,33 @@ func TestInterruptedCommandExits130Quietly(t *testing.T) {
 		t.Fatalf("no resume hint:\n%s", out.String())
 	}
 }
+
+// train --init takes the built-in network's name and refuses what cannot
+// start a run, saying why.
+func TestTrainInitFlag(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--config", "tiny", "--init", "builtin"}, "choose a configuration of that architecture"},
+		{[]string{"--variant", "alice-3", "--init", "builtin"}, "the built-in network plays alice only"},
+		{[]string{"--init", "none"}, "the plain search has no weights"},
+		{[]string{"--init", filepath.Join(dir, "nosuch.azck")}, "nosuch.azck"},
+		{[]string{"--resume", "x", "--init", "builtin"}, "--init starts a new run"},
+	}
+	for _, tc := range cases {
+		args := append([]string{"train", "--runs-dir", dir, "--quiet"}, tc.args...)
+		_, stderr, code := runCLI(t, "", args...)
+		if code == 0 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q, want it to say %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	out, stderr, code := runCLI(t, "", "train", "--runs-dir", dir, "--run", "warm", "--init", "builtin", "--iterations", "1", "--quiet")
+	if code != 0 || !strings.Contains(out, "starting from the built-in network") {
+		t.Fatalf("--init builtin: exit %d\n%s\n%s", code, out, stderr)
+	}
+}
