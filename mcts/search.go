@@ -640,8 +640,9 @@ func (s *Searcher) Search(ctx context.Context, t *Tree, lim clock.Limits, progre
 	}
 	if lim.Infinite && err == nil {
 		// The search ended early (proven root, node limit, full tree): an
-		// infinite search still ends only when told to.
-		<-ctx.Done()
+		// infinite search still ends only when told to, and goes on
+		// reporting meanwhile.
+		r.waitForStop()
 	}
 	res := t.result()
 	t.addChildLines(res.Children)
@@ -661,6 +662,25 @@ func (s *Searcher) Search(ctx context.Context, t *Tree, lim clock.Limits, progre
 		return Result{}, fmt.Errorf("mcts: Search: %w", ErrNoResult)
 	}
 	return res, nil
+}
+
+// waitForStop waits for ctx with the tree quiescent, reporting every
+// progress interval.
+func (r *engineRun) waitForStop() {
+	if r.progress.Report == nil {
+		<-r.ctx.Done()
+		return
+	}
+	tick := time.NewTicker(r.progress.Interval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-r.ctx.Done():
+			return
+		case now := <-tick.C:
+			r.progress.Report(r.info(now))
+		}
+	}
 }
 
 func (r *engineRun) checkStop() {

@@ -111,6 +111,14 @@ func (s *Searcher) NewTree(pos *env.Position, seed uint64) (*Tree, error) {
 		work: pos.Clone(),
 		rng:  newRand(seed),
 	}
+	if m := s.cfg.MaxTreeNodes; m > 0 {
+		// A bounded tree takes its whole arena at once: growing it by
+		// doubling would copy it (hundreds of milliseconds at a few
+		// million nodes, in the middle of a search) and leave the old
+		// copy to the collector. Pages the search never reaches are never
+		// touched, so they cost no memory.
+		t.nodes = make([]node, 0, m)
+	}
 	t.resetArena()
 	return t, nil
 }
@@ -191,6 +199,11 @@ func (t *Tree) Advance(m env.Move) error {
 // compact copies the subtree of node c into the spare arena (breadth
 // first, so children stay contiguous) and makes it the tree.
 func (t *Tree) compact(c int32) {
+	if cap(t.spare) < len(t.nodes) {
+		// The subtree is no larger than the tree: one allocation of the
+		// arena's size, never a doubling past Config.MaxTreeNodes.
+		t.spare = make([]node, 0, cap(t.nodes))
+	}
 	dst := append(t.spare[:0], t.nodes[c])
 	dst[0].prior = 0
 	for i := 0; i < len(dst); i++ {
