@@ -84,6 +84,10 @@ type Options struct {
 	// Seed fixes the search's random choices (tie-breaks; play uses no
 	// noise).
 	Seed uint64
+	// NoTactics turns off the tactical guard of timed searches (an exact
+	// alpha-beta beside the tree for short forced mates, see tactics.go),
+	// to measure the tree search alone.
+	NoTactics bool
 }
 
 // withDefaults returns o with its zero fields replaced by the defaults.
@@ -149,6 +153,9 @@ type Engine struct {
 	// it searches, kept from move to move.
 	searcher *mcts.Searcher
 	tree     *mcts.Tree
+	// guard is the tactical alpha-beta of timed searches (tactics.go),
+	// made at the first.
+	guard *guard
 }
 
 // New returns an engine at the start position of opts.Variant, its network
@@ -526,8 +533,42 @@ func (e *Engine) search(ctx context.Context, lim clock.Limits, progress mcts.Pro
 		e.tree = nil
 		return mcts.Result{}, errors.Join(readyErr, fmt.Errorf("engine: %w", err))
 	}
-	res, err := e.searcher.Search(ctx, e.tree, lim, progress)
-	if errors.Is(err, mcts.ErrNoResult) && ctx.Err() != nil {
+	budget := lim.Budget(root.SideToMove())
+	guarded := !e.opts.NoTactics && budget > 0 && !lim.Infinite
+	treeCtx := ctx
+	if guarded {
+		if e.guard == nil {
+			if e.guard, err = newGuard(); err != nil {
+				return mcts.Result{}, errors.Join(readyErr, fmt.Errorf("engine: %w", err))
+			}
+		}
+		t0 := time.Now()
+		if m, n, ok := e.guard.findMate(ctx, root, time.Duration(float64(budget)*guardMateShare)); ok {
+			res := mcts.Result{BestMove: m, PV: []env.Move{m}, MateIn: n, Proven: true, RootValue: 1, RootWDL: [3]float32{1, 0, 0}}
+			if progress.Report != nil {
+				progress.Report(mcts.Info{Depth: 2*n - 1, SelDepth: 2*n - 1, Elapsed: time.Since(t0), Value: 1, WDL: res.RootWDL, MateIn: n, PV: res.PV, Final: true})
+			}
+			return res, readyErr
+		}
+		if deadline, ok := ctx.Deadline(); ok {
+			var cancel context.CancelFunc
+			treeCtx, cancel = context.WithDeadline(ctx, deadline.Add(-time.Duration(float64(budget)*guardCheckShare)))
+			defer cancel()
+		}
+	}
+	res, err := e.searcher.Search(treeCtx, e.tree, lim, progress)
+	if err == nil && guarded {
+		deadline, _ := ctx.Deadline()
+		if m := e.guard.check(ctx, root, res, deadline); m != res.BestMove {
+			res.BestMove, res.PV = m, []env.Move{m}
+			for _, c := range res.Children {
+				if c.Move == m && len(c.PV) > 0 {
+					res.PV = c.PV
+				}
+			}
+		}
+	}
+	if errors.Is(err, mcts.ErrNoResult) && treeCtx.Err() != nil {
 		// Stopped before the root was evaluated ("go" then at once
 		// "stop", or the input ended): one evaluation still gives the
 		// network's own choice, which is better than none.

@@ -72,13 +72,13 @@ const (
 // what the spec leaves out (a match's node budget overrides visits; each
 // player's network uses the cores the match's Setup gives a player):
 //
-//   - ckpt:PATH[,visits=N][,gumbel=BOOL][,threads=N][,hash=MB], with the
+//   - ckpt:PATH[,visits=N][,gumbel=BOOL][,threads=N][,hash=MB][,tactics=on|off], with the
 //     network PATH names (a checkpoint file, a run folder for its newest
 //     checkpoint, or "none" for the plain search);
-//   - net[:visits=N][,gumbel=BOOL][,threads=N][,hash=MB], with the
+//   - net[:visits=N][,gumbel=BOOL][,threads=N][,hash=MB][,tactics=on|off], with the
 //     built-in network.
 func Register(reg *player.Registry) error {
-	err := reg.Register(CheckpointKind, "ckpt:PATH[,visits=N][,gumbel=true|false][,threads=N][,hash=MB]  network from a checkpoint file or run folder (its newest), searched as 'alicezero uci' does",
+	err := reg.Register(CheckpointKind, "ckpt:PATH[,visits=N][,gumbel=true|false][,threads=N][,hash=MB][,tactics=on|off]  network from a checkpoint file or run folder (its newest), searched as 'alicezero uci' does",
 		func(_ context.Context, spec player.Spec, setup player.Setup) (player.Player, error) {
 			if spec.Arg == "" {
 				return nil, fmt.Errorf("player spec %q: ckpt needs a checkpoint file or run folder", spec.Text)
@@ -88,7 +88,7 @@ func Register(reg *player.Registry) error {
 	if err != nil {
 		return err
 	}
-	return reg.Register(BuiltinKind, "net[:visits=N][,gumbel=true|false][,threads=N][,hash=MB]  the built-in network, searched as 'alicezero uci' does",
+	return reg.Register(BuiltinKind, "net[:visits=N][,gumbel=true|false][,threads=N][,hash=MB][,tactics=on|off]  the built-in network, searched as 'alicezero uci' does",
 		func(_ context.Context, spec player.Spec, setup player.Setup) (player.Player, error) {
 			if spec.Arg != "" {
 				return nil, fmt.Errorf("player spec %q: net takes options only (net:visits=N), not %q; for a checkpoint use ckpt:PATH", spec.Text, spec.Arg)
@@ -126,8 +126,12 @@ func specOptions(spec player.Spec) (Options, error) {
 			o.HashMB, err = atLeastOne(opt.Value)
 		case "gumbel":
 			o.Gumbel, err = strconv.ParseBool(opt.Value)
+		case "tactics":
+			var on bool
+			on, err = onOff(opt.Value)
+			o.NoTactics = !on
 		default:
-			err = fmt.Errorf("unknown option (want visits, gumbel, threads or hash)")
+			err = fmt.Errorf("unknown option (want visits, gumbel, threads, hash or tactics)")
 		}
 		if err != nil {
 			return o, fmt.Errorf("player spec %q: option %s=%s: %v", spec.Text, opt.Name, opt.Value, err)
@@ -145,4 +149,19 @@ func atLeastOne(s string) (int, error) {
 		return 0, fmt.Errorf("must be at least 1")
 	}
 	return n, nil
+}
+
+// onOff reads a switch: on/off, or what strconv.ParseBool takes.
+func onOff(s string) (bool, error) {
+	switch s {
+	case "on":
+		return true, nil
+	case "off":
+		return false, nil
+	}
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return false, fmt.Errorf("want on or off")
+	}
+	return b, nil
 }
