@@ -57,7 +57,7 @@ func TestSearchPlayMovesInTheGame(t *testing.T) {
 	if st.State != "done" || st.Info == nil || !st.Info.Final {
 		t.Errorf("status %+v", st)
 	}
-	if got := fl.weightsLoaded(); len(got) != 1 || got[0] != "" {
+	if got := fl.weightsLoaded(); len(got) != 1 || got[0] != PlainWeights {
 		t.Errorf("loaded %q, want the default (plain search)", got)
 	}
 }

@@ -100,7 +100,8 @@ export function statusText(pos) {
     case 'ongoing':
       return pos.check ? `${side} to move, in check` : `${side} to move`;
     case 'checkmate':
-      return `Checkmate: ${pos.side === 'white' ? 'Black' : 'White'} wins (${pos.result})`;
+      // A review's positions carry no result: the side to move lost.
+      return `Checkmate: ${pos.side === 'white' ? 'Black' : 'White'} wins (${pos.result || (pos.side === 'white' ? '0-1' : '1-0')})`;
     case 'stalemate':
       return 'Stalemate: draw';
     case 'threefold':
