@@ -503,6 +503,20 @@ func TestBrowserPhoneWidth(t *testing.T) {
 					}
 				}
 				check("at the start")
+				// A newcomer finds how Alice moves work.
+				var how string
+				p.Eval(`(() => { const d = document.getElementById('how-to-play'); d.open = true; return d ? d.textContent : ''; })()`, &how)
+				if !strings.Contains(how, "looking glass") || !strings.Contains(how, "empty on the other board") {
+					t.Errorf("no word on how to play: %q", how)
+				}
+				check("with how to play open")
+				// A review's mate names its result, which its positions do
+				// not carry.
+				var mate string
+				p.Eval(`import('./js/ui.js').then((m) => m.statusText({status: 'checkmate', side: 'black'}))`, &mate)
+				if mate != "Checkmate: White wins (1-0)" {
+					t.Errorf("a review's mate reads %q", mate)
+				}
 				g := p.CurrentGame()
 				p.ClickMove(firstMove(0, g.Legal))
 				p.WaitFor(10*time.Second, `Number(document.body.dataset.ply) >= 2 && document.body.dataset.thinking !== '1'`)
