@@ -529,3 +529,26 @@ func TestBrowserPhoneWidth(t *testing.T) {
 		}
 	}
 }
+
+// A man dropped where it cannot go is not ignored without a word: the
+// page says why.
+func TestBrowserIllegalDropSaysWhy(t *testing.T) {
+	p, _ := openPage(t, Options{}, &fakeLoader{steps: 1})
+	p.Eval(`(() => { const s = document.getElementById('set-colour'); s.value = 'both'; s.dispatchEvent(new Event('change')); return true; })()`, new(bool))
+	for i, uci := range []string{"g1f3", "a7a6"} {
+		g := p.CurrentGame()
+		j := slices.IndexFunc(g.Legal, func(m servetest.Move) bool { return m.UCI == uci })
+		if j < 0 {
+			t.Fatalf("no legal %s", uci)
+		}
+		p.ClickMove(g.Legal[j])
+		p.WaitFor(10*time.Second, fmt.Sprintf(`document.body.dataset.ply === '%d'`, i+1))
+	}
+	// f2-f3 would land on f3 of board B, where the knight stands.
+	p.Drag(`#play-boards svg[data-board="A"] rect[data-sq="f2"]`, `#play-boards svg[data-board="B"] rect[data-sq="f3"]`)
+	p.WaitFor(10*time.Second, `document.getElementById('toast').textContent.includes('that square is taken on board B')`)
+	if g := p.CurrentGame(); g.Ply != 2 {
+		t.Errorf("the illegal drop changed the game: ply %d", g.Ply)
+	}
+	noPageErrors(t, p)
+}

@@ -22,6 +22,7 @@ export class PlayView {
       interactive: true,
       canMove: () => this.userToMove(),
       onMove: (m) => this.userMove(m),
+      onIllegal: (from, to) => this.whyIllegal(from, to),
       choosePromotion,
       chooseBoard,
     });
@@ -295,6 +296,16 @@ export class PlayView {
     });
     this.search = search;
     search.ready.catch((e) => toast(e.message, true));
+  }
+
+  // whyIllegal says why the man on from ({board, sq}) cannot go to to's
+  // square (from itself: why it has no move), as the server explains it.
+  async whyIllegal(from, to) {
+    try {
+      const q = new URLSearchParams({ from: from.sq, board: from.board, to: to.sq });
+      const r = await api('GET', `/game/legal?${q}`);
+      if (r.illegal) toast(`Illegal: ${r.illegal}`, true);
+    } catch (e) { toast(e.message, true); }
   }
 
   async userMove(m) {
