@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/alicezero/alicezero/env"
@@ -58,13 +59,11 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	// Load the default engine now: weights that do not load fail here, not
 	// at the first move, and the page names what it plays (the built-in
 	// network when no --weights is given).
-	e, err := load(ctx, *weights)
+	label, err := serveLabel(ctx, load, *weights)
 	if err != nil {
 		return fmt.Errorf("--weights: %w", err)
 	}
-	label := e.Describe()
 	fmt.Fprintf(stdout, "Engine: %s\n", label)
-	_ = e.Close() // loaded only to check and name it
 	srv, err := serve.New(serve.Options{
 		Load:           load,
 		DefaultWeights: *weights,
@@ -85,16 +84,58 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	return interrupted(ctx, srv.ListenAndServe(ctx, *addr, *insecure, stdout))
 }
 
+// serveLabel loads the default engine for the variant its weights were
+// trained for (alice for the built-in network) and names it for the page:
+// what plays that variant, and that the others get the plain search.
+func serveLabel(ctx context.Context, load serve.Loader, weights string) (string, error) {
+	name, err := engine.TrainedVariant(weights)
+	if err != nil {
+		return "", err
+	}
+	v := env.Alice
+	if name != "" {
+		if v, err = env.VariantByName(name); err != nil {
+			return "", fmt.Errorf("weights trained for %q: %w", name, err)
+		}
+	}
+	e, err := load(ctx, weights, v)
+	if err != nil {
+		return "", err
+	}
+	label := e.Describe()
+	_ = e.Close() // loaded only to check and name it
+	if strings.TrimSpace(weights) == engine.NoWeights {
+		return label, nil
+	}
+	return label + " for " + v.Name + "; the plain search in the other variants", nil
+}
+
 // serveLoader builds the server's engines from train/engine, each
-// searching with threads workers.
+// searching with threads workers. An engine plays one variant: the network
+// named where it was built for that variant, else the plain search, which
+// then says why (weights "" are the built-in network, which plays alice
+// only; weights of another variant are no error here, since a visitor
+// picks the variant and the engine separately). Weights that cannot be
+// loaded at all are an error.
 func serveLoader(threads int) serve.Loader {
-	return func(ctx context.Context, weights string) (serve.Engine, error) {
-		e, err := engine.New(engine.Options{Weights: weights, Threads: threads})
+	return func(ctx context.Context, weights string, v env.Variant) (serve.Engine, error) {
+		net, err := engine.LoadNetwork(weights, v)
+		if errors.Is(err, engine.ErrOtherVariant) {
+			plain, perr := engine.LoadNetwork(engine.NoWeights, v)
+			if perr != nil {
+				return nil, errors.Join(err, perr)
+			}
+			plain.Description += " (no network for " + v.Name + ": " + err.Error() + ")"
+			net, err = plain, nil
+		}
 		if err != nil {
 			return nil, err
 		}
-		// Ready loads the network; a failure would leave the plain search
-		// in its place, which the visitor did not ask for.
+		e, err := engine.New(engine.Options{Network: net, Variant: v, Threads: threads})
+		if err != nil {
+			return nil, err
+		}
+		// Ready builds the searcher; the network is loaded already.
 		if err := e.Ready(); err != nil {
 			_ = e.Close()
 			return nil, err

@@ -4,8 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
+	"net/http"
+	"net/http/cookiejar"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -50,7 +54,7 @@ func TestServeFlags(t *testing.T) {
 }
 
 func TestServeEngine(t *testing.T) {
-	e, err := serveLoader(1)(context.Background(), "")
+	e, err := serveLoader(1)(context.Background(), "", env.Alice)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,6 +241,145 @@ func TestServeInBrowser(t *testing.T) {
 	if *screenshots != "" {
 		p.Hover(`#charts .chart svg`)
 		p.Screenshot(filepath.Join(*screenshots, "web-training.png"))
+	}
+	if errs := p.Errors(); len(errs) > 0 {
+		t.Errorf("the page logged errors:\n%s", strings.Join(errs, "\n"))
+	}
+}
+
+// engineFor is what must answer in variant v for the weights choice w
+// of a server without --weights: the built-in network in alice, the
+// plain search elsewhere and for "none".
+func engineFor(v, w string) string {
+	if v == "alice" && w == "default" {
+		return "built-in network"
+	}
+	return "plain search"
+}
+
+// TestServeEngineInEveryVariant plays a move against the real engine
+// through the API in every variant, with the default engine and with the
+// plain search, and checks which engine answered.
+func TestServeEngineInEveryVariant(t *testing.T) {
+	base := startServe(t, "--visits", "8", "--runs-dir", "")
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hc := &http.Client{Jar: jar, Timeout: 60 * time.Second}
+	call := func(method, path string, body, out any) {
+		t.Helper()
+		var rd io.Reader
+		if body != nil {
+			b, _ := json.Marshal(body)
+			rd = bytes.NewReader(b)
+		}
+		req, _ := http.NewRequest(method, base+path, rd)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode >= 300 {
+			t.Fatalf("%s %s: %s %s", method, path, resp.Status, b)
+		}
+		if out != nil {
+			if err := json.Unmarshal(b, out); err != nil {
+				t.Fatalf("%s %s: %v in %s", method, path, err, b)
+			}
+		}
+	}
+	for _, v := range env.VariantNames() {
+		for _, w := range []string{"default", "none"} {
+			var g struct {
+				Legal []servetest.Move `json:"legal"`
+			}
+			call("POST", "/api/game/new", map[string]any{"variant": v}, &g)
+			call("POST", "/api/game/move", map[string]any{"move": chooseMove(0, g.Legal).UCI}, nil)
+			var sj struct{ ID string }
+			call("POST", "/api/search", map[string]any{"kind": "play", "visits": 8, "weights": w}, &sj)
+			resp, err := hc.Get(base + "/api/search/" + sj.ID + "/events")
+			if err != nil {
+				t.Fatal(err)
+			}
+			stream, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			var engineName string
+			var done struct {
+				State  string          `json:"state"`
+				Error  string          `json:"error"`
+				Played *servetest.Move `json:"played"`
+				Game   *servetest.Game `json:"game"`
+			}
+			event := ""
+			for line := range strings.SplitSeq(string(stream), "\n") {
+				if e, ok := strings.CutPrefix(line, "event: "); ok {
+					event = e
+				}
+				data, ok := strings.CutPrefix(line, "data: ")
+				if !ok {
+					continue
+				}
+				switch event {
+				case "engine":
+					var e struct{ Engine string }
+					_ = json.Unmarshal([]byte(data), &e)
+					engineName = e.Engine
+				case "done":
+					_ = json.Unmarshal([]byte(data), &done)
+				}
+			}
+			if done.State != "done" || done.Played == nil || done.Game == nil || done.Game.Ply != 2 {
+				t.Errorf("%s, weights %s: the engine did not move: %+v", v, w, done)
+			}
+			if want := engineFor(v, w); !strings.Contains(engineName, want) {
+				t.Errorf("%s, weights %s: engine %q, want the %s", v, w, engineName, want)
+			}
+		}
+	}
+}
+
+// TestServeInBrowserEveryVariant plays a move against the engine on the
+// page in every variant, with the default engine and with the plain
+// search chosen in the Engine menu, and checks the engine the header
+// names.
+func TestServeInBrowserEveryVariant(t *testing.T) {
+	servetest.Chromium(t)
+	url := startServe(t, "--visits", "8", "--runs-dir", "")
+	p := servetest.Open(t, 1366, 768)
+	p.Navigate(url)
+	set := func(id, value string) {
+		t.Helper()
+		var ok bool
+		p.Eval(fmt.Sprintf(`(() => { const s = document.getElementById(%q); s.value = %q; s.dispatchEvent(new Event('change')); return s.value === %q; })()`, id, value, value), &ok)
+		if !ok {
+			t.Fatalf("#%s has no option %q", id, value)
+		}
+	}
+	for _, v := range env.VariantNames() {
+		for _, w := range []string{"default", "none"} {
+			set("set-weights", w)
+			set("set-variant", v)
+			p.Click("#btn-new")
+			p.WaitFor(10*time.Second, fmt.Sprintf(`document.body.dataset.ply === '0' && document.body.dataset.variant === %q`, v))
+			g := p.CurrentGame()
+			if g.Variant != v {
+				t.Fatalf("a new game of %s is of %s", v, g.Variant)
+			}
+			p.ClickMove(chooseMove(0, g.Legal))
+			p.WaitFor(30*time.Second, `Number(document.body.dataset.ply) >= 2 && document.body.dataset.thinking !== '1'`)
+			var engineName, toast string
+			p.Eval(`document.getElementById('engine-name').textContent`, &engineName)
+			p.Eval(`document.getElementById('toast').classList.contains('error') ? document.getElementById('toast').textContent : ''`, &toast)
+			if want := engineFor(v, w); !strings.Contains(engineName, want) {
+				t.Errorf("%s, engine %s: the header names %q, want the %s", v, w, engineName, want)
+			}
+			if toast != "" {
+				t.Errorf("%s, engine %s: toast %q", v, w, toast)
+			}
+		}
 	}
 	if errs := p.Errors(); len(errs) > 0 {
 		t.Errorf("the page logged errors:\n%s", strings.Join(errs, "\n"))

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/alicezero/alicezero/env"
 )
 
 func TestGameStartPosition(t *testing.T) {
@@ -217,4 +219,33 @@ func TestPGNParse(t *testing.T) {
 	c.fails("POST", "/api/pgn", map[string]any{"pgn": pgn, "game": 3}, http.StatusBadRequest, "holds 3")
 	c.fails("POST", "/api/pgn", map[string]any{"pgn": ""}, http.StatusBadRequest, "empty")
 	c.fails("POST", "/api/pgn", map[string]any{"pgn": pgn, "variant": "xiangqi"}, http.StatusBadRequest, "variant")
+}
+
+// A man dropped where it cannot go is told why.
+func TestGameLegalSaysWhyIllegal(t *testing.T) {
+	c := newClient(t, newTestServer(t, Options{}, nil))
+	var g gameJSON
+	c.call("POST", "/api/game/load", map[string]any{"fen": env.StartFEN, "moves": []string{"Nf3", "a6"}}, http.StatusOK, &g)
+	for _, tc := range []struct {
+		query, want string
+	}{
+		{"from=f2&board=A&to=f3", "that square is taken on board B"},
+		{"from=f2&board=A&to=f4", ""}, // legal: nothing to say
+		{"from=b1&board=A&to=b4", "the knight on b1 of board A cannot go to b4"},
+		{"from=a6&board=B&to=a5", "no man of yours"},
+		{"from=e1&board=A&to=e1", "the king on e1 of board A has no legal move"},
+	} {
+		var res legalResponse
+		c.call("GET", "/api/game/legal?"+tc.query, nil, http.StatusOK, &res)
+		if tc.want == "" && res.Illegal != "" || !strings.Contains(res.Illegal, tc.want) {
+			t.Errorf("%s: illegal %q, want %q", tc.query, res.Illegal, tc.want)
+		}
+	}
+	c.call("POST", "/api/game/new", map[string]any{"fen": "4k3/8/8/8/8/8/4r3/R3K3 w - - 0 1"}, http.StatusOK, &g)
+	var res legalResponse
+	c.call("GET", "/api/game/legal?from=a1&board=A&to=a5", nil, http.StatusOK, &res)
+	if !strings.Contains(res.Illegal, "your king is in check on A") {
+		t.Errorf("in check: illegal %q", res.Illegal)
+	}
+	c.fails("GET", "/api/game/legal?from=a1&to=z9", nil, http.StatusBadRequest, "not a square")
 }

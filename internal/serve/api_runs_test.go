@@ -194,3 +194,48 @@ func TestWeightChoices(t *testing.T) {
 		})
 	}
 }
+
+// A visitor sees runs and checkpoints by name: neither the engine's
+// description of a run's checkpoint nor an error names the server's
+// folders.
+func TestRunsNamedNotByPath(t *testing.T) {
+	dir := makeRun(t, "small-1", 2)
+	c := newClient(t, newTestServer(t, Options{RunsDir: dir}, nil))
+	var sj searchJSON
+	c.call("POST", "/api/search", map[string]any{"weights": "run:small-1", "visits": 5}, http.StatusAccepted, &sj)
+	var engine string
+	for _, ev := range c.events(sj.ID) {
+		if ev.name == "engine" {
+			var e struct{ Engine string }
+			if err := json.Unmarshal([]byte(ev.data), &e); err != nil {
+				t.Fatal(err)
+			}
+			engine = e.Engine
+		}
+	}
+	// The fake engine names the path it was loaded with.
+	if engine != "fake engine (small-1/iter-000002.azck, alice)" {
+		t.Errorf("engine named %q", engine)
+	}
+	status, body := c.do("GET", "/api/runs/nope", nil)
+	if status != http.StatusNotFound || strings.Contains(string(body), dir) || !strings.Contains(string(body), `no run \"nope\" in the runs folder`) {
+		t.Errorf("/api/runs/nope: %d %s", status, body)
+	}
+}
+
+func TestPublicPaths(t *testing.T) {
+	runsDir := filepath.Join(t.TempDir(), "runs")
+	s := &Server{opts: Options{RunsDir: runsDir}}
+	ckpt := filepath.Join(runsDir, "r1", "checkpoints", "iter-000040.azck")
+	for in, want := range map[string]string{
+		"network " + ckpt + " (small, step 12000)":                "network r1/iter-000040.azck (small, step 12000)",
+		"weights /srv/nets/best.azck: truncated":                  "weights best.azck: truncated",
+		"open " + filepath.Join(runsDir, "r1", "metrics.jsonl"):   "open r1/metrics.jsonl",
+		"bad FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\"": "bad FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\"",
+		"W/D/L 0.4/0.3/0.3": "W/D/L 0.4/0.3/0.3",
+	} {
+		if got := s.publicPaths(in); got != want {
+			t.Errorf("publicPaths(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -40,6 +40,11 @@ func TestSearchPlayMovesInTheGame(t *testing.T) {
 	if d.Info.Top[0].Share < d.Info.Top[1].Share || d.Info.Top[0].ToBoard != "B" {
 		t.Errorf("top moves %+v", d.Info.Top)
 	}
+	// The fake's root moves hold 60 visits, more than the 30 it searched:
+	// the tree's count is said.
+	if d.Info.Nodes != 30 || d.Info.TreeVisits != 60 {
+		t.Errorf("%d visits, %d in the tree; want 30 and 60", d.Info.Nodes, d.Info.TreeVisits)
+	}
 	if w := d.Info.WDL; w[0] != 0.5 || d.Info.Value != 0.3 || d.Info.WhiteValue != -0.3 {
 		t.Errorf("wdl %v value %v white value %v", w, d.Info.Value, d.Info.WhiteValue)
 	}
@@ -57,7 +62,7 @@ func TestSearchPlayMovesInTheGame(t *testing.T) {
 	if st.State != "done" || st.Info == nil || !st.Info.Final {
 		t.Errorf("status %+v", st)
 	}
-	if got := fl.weightsLoaded(); len(got) != 1 || got[0] != "" {
+	if got := fl.weightsLoaded(); len(got) != 1 || got[0] != PlainWeights {
 		t.Errorf("loaded %q, want the default (plain search)", got)
 	}
 }

@@ -25,9 +25,17 @@ type Engine interface {
 	Close() error
 }
 
-// Loader builds an engine. weights is a checkpoint file or a run folder,
-// or "" for the plain search without a network.
-type Loader func(ctx context.Context, weights string) (Engine, error)
+// Loader builds an engine for positions of variant v. weights is a
+// checkpoint file or a run folder, PlainWeights for the plain search
+// without a network, or "" for the loader's default engine (the built-in
+// network where it plays v). A network built for another variant than v
+// is no error: the engine is then the plain search, and its Describe says
+// so.
+type Loader func(ctx context.Context, weights string, v env.Variant) (Engine, error)
+
+// PlainWeights names the plain search (a material evaluation, no network)
+// to a Loader, as --weights none does on the command line.
+const PlainWeights = "none"
 
 // Limits bound one search; at least one of Visits, Time and the side to
 // move's clock is set. A search stops at the first limit reached.

@@ -296,6 +296,8 @@ type legalResponse struct {
 	Board string     `json:"board,omitempty"`
 	Piece string     `json:"piece,omitempty"`
 	Moves []moveJSON `json:"moves"`
+	// Illegal, with ?to=, says why no move of the man goes there.
+	Illegal string `json:"illegal,omitempty"`
 }
 
 func (s *Server) handleGameLegal(w http.ResponseWriter, r *http.Request, se *session) error {
@@ -303,9 +305,15 @@ func (s *Server) handleGameLegal(w http.ResponseWriter, r *http.Request, se *ses
 	se.game.tick(s.now())
 	p, over := se.game.pos.Clone(), se.game.isOver()
 	se.mu.Unlock()
-	res, err := legalFrom(p, r.URL.Query().Get("from"), r.URL.Query().Get("board"))
+	q := r.URL.Query()
+	res, err := legalFrom(p, q.Get("from"), q.Get("board"))
 	if err != nil {
 		return err
+	}
+	if to := q.Get("to"); to != "" && res.From != "" {
+		if err := explainIllegal(p, &res, to, over); err != nil {
+			return err
+		}
 	}
 	if over {
 		// A game lost on time has no legal moves left, as a mated one.
@@ -343,6 +351,29 @@ func legalFrom(p *env.Position, from, board string) (legalResponse, error) {
 		}
 	}
 	return res, nil
+}
+
+// explainIllegal sets res.Illegal to why the man res names cannot go to
+// to, when none of its moves goes there.
+func explainIllegal(p *env.Position, res *legalResponse, to string, over bool) error {
+	sq, ok := env.ParseSquare(to)
+	if !ok {
+		return badRequest("to: %q is not a square (want e.g. e4)", to)
+	}
+	from, _ := env.ParseSquare(res.From)
+	switch {
+	case over:
+		res.Illegal = "the game is over"
+	case res.Board == "":
+		res.Illegal = fmt.Sprintf("no man stands on %s", res.From)
+	default:
+		fb, err := boardOf(p, from, res.Board)
+		if err != nil {
+			return err
+		}
+		res.Illegal = whyIllegal(p, from, fb, sq)
+	}
+	return nil
 }
 
 // boardOf reads the board name asked for, one of p's variant; "" stands

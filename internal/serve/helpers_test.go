@@ -26,6 +26,9 @@ import (
 // reports steps times, pausing delay before each report, and honours ctx.
 type fakeEngine struct {
 	weights string
+	// variant is what it was loaded for: like the real engine, it refuses
+	// positions of another.
+	variant env.Variant
 	steps   int
 	delay   time.Duration
 	closed  *atomic.Int32
@@ -36,7 +39,9 @@ type fakeEngine struct {
 	searched func(Limits)
 }
 
-func (f *fakeEngine) Describe() string { return "fake engine (" + f.weights + ")" }
+func (f *fakeEngine) Describe() string {
+	return "fake engine (" + f.weights + ", " + f.variant.Name + ")"
+}
 
 func (f *fakeEngine) Close() error {
 	if f.closed != nil {
@@ -49,6 +54,9 @@ func (f *fakeEngine) Close() error {
 const panicFEN = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
 
 func (f *fakeEngine) Search(ctx context.Context, pos *env.Position, lim Limits, report func(Info)) (Info, error) {
+	if pos.Variant() != f.variant {
+		return Info{}, fmt.Errorf("fake: position of variant %s, engine plays %s", pos.Variant().Name, f.variant.Name)
+	}
 	if pos.FEN() == panicFEN {
 		panic("fake engine: the panic position")
 	}
@@ -120,14 +128,14 @@ type fakeLoader struct {
 	lims   []Limits // of each search, as it started
 }
 
-func (l *fakeLoader) load(ctx context.Context, weights string) (Engine, error) {
+func (l *fakeLoader) load(ctx context.Context, weights string, v env.Variant) (Engine, error) {
 	if strings.Contains(weights, "broken") {
 		return nil, fmt.Errorf("weights %s: truncated checkpoint", weights)
 	}
 	l.mu.Lock()
 	l.loaded = append(l.loaded, weights)
 	l.mu.Unlock()
-	return &fakeEngine{weights: weights, steps: l.steps, delay: l.delay, closed: &l.closed, gate: l.gate, searched: l.searched}, nil
+	return &fakeEngine{weights: weights, variant: v, steps: l.steps, delay: l.delay, closed: &l.closed, gate: l.gate, searched: l.searched}, nil
 }
 
 func (l *fakeLoader) searched(lim Limits) {

@@ -28,7 +28,10 @@ type topMoveJSON struct {
 // infoJSON is a search report. WDL and Value are from the side to move's
 // view, WhiteValue from White's.
 type infoJSON struct {
-	Nodes      int            `json:"nodes"`
+	Nodes int `json:"nodes"`
+	// TreeVisits, when more than Nodes, is the visits of the root's moves
+	// in all: the search went on in a tree kept from the move before.
+	TreeVisits int            `json:"tree_visits,omitempty"`
 	NPS        int            `json:"nps"`
 	ElapsedMS  int64          `json:"elapsed_ms"`
 	Depth      int            `json:"depth"`
@@ -94,6 +97,9 @@ func describeInfo(p *env.Position, in Info) *infoJSON {
 	total := 0
 	for _, t := range top {
 		total += max(0, t.Visits)
+	}
+	if total > js.Nodes {
+		js.TreeVisits = total
 	}
 	for _, t := range top {
 		if len(js.Top) == maxTopMoves {

@@ -72,7 +72,7 @@ func (s *Server) routes() (http.Handler, error) {
 			r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBody)
 			se := s.sessions.get(w, r)
 			if err := h(w, r, se); err != nil {
-				writeError(w, err)
+				writeError(w, s.publicError(r, err))
 			}
 		})
 	}

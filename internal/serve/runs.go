@@ -73,7 +73,7 @@ func (rf runsFolder) runDir(name string) (string, error) {
 	dir := filepath.Join(rf.dir, name)
 	st, err := os.Stat(dir)
 	if err != nil || !st.IsDir() {
-		return "", notFound("no run %q in %s", name, rf.dir)
+		return "", notFound("no run %q in the runs folder", name)
 	}
 	return dir, nil
 }

@@ -20,11 +20,13 @@ type Options struct {
 	// Load builds engines; required.
 	Load Loader
 	// DefaultWeights is what the weights choice "default" loads: a
-	// checkpoint file or run folder, or "" for the plain search.
+	// checkpoint file or run folder, or PlainWeights for the plain search.
+	// "" is the plain search too, unless DefaultLabel is set.
 	DefaultWeights string
-	// DefaultLabel, if set, is the page's name for the "default" choice
-	// (for a Loader whose "" is not the plain search, e.g. a built-in
-	// network); the plain search is then offered beside it as "none".
+	// DefaultLabel, if set, is the page's name for the "default" choice,
+	// and DefaultWeights "" then goes to the Loader as it is (the Loader's
+	// own default engine, e.g. a built-in network); the plain search is
+	// offered beside it as "none".
 	DefaultLabel string
 	// RunsDir is the folder of training runs; "" hides the training view.
 	RunsDir string

@@ -24,8 +24,8 @@ type weightsEntry struct {
 func (s *Server) weightsEntries() []weightsEntry {
 	def, _ := s.resolveWeights("default")
 	none, _ := s.resolveWeights("none")
-	out := []weightsEntry{{ID: def.ID, Label: def.Label}}
-	if (s.opts.DefaultWeights != "" || s.opts.DefaultLabel != "") && s.opts.DefaultWeights != "none" {
+	out := []weightsEntry{{ID: def.ID, Label: s.publicPaths(def.Label)}}
+	if def.Path != PlainWeights {
 		out = append(out, weightsEntry{ID: none.ID, Label: none.Label})
 	}
 	return out
@@ -45,12 +45,12 @@ func (s *Server) resolveWeights(id string) (weightsChoice, error) {
 		if s.opts.DefaultLabel != "" {
 			return weightsChoice{ID: "default", Path: s.opts.DefaultWeights, Label: s.opts.DefaultLabel}, nil
 		}
-		if s.opts.DefaultWeights == "" {
-			return weightsChoice{ID: "default", Label: "plain search (material evaluation)"}, nil
+		if s.opts.DefaultWeights == "" || s.opts.DefaultWeights == PlainWeights {
+			return weightsChoice{ID: "default", Path: PlainWeights, Label: "plain search (material evaluation)"}, nil
 		}
 		return weightsChoice{ID: "default", Path: s.opts.DefaultWeights, Label: "network " + filepath.Base(s.opts.DefaultWeights)}, nil
 	case id == "none":
-		return weightsChoice{ID: "none", Label: "plain search (material evaluation)"}, nil
+		return weightsChoice{ID: "none", Path: PlainWeights, Label: "plain search (material evaluation)"}, nil
 	case strings.HasPrefix(id, "run:"):
 		name, file, _ := strings.Cut(strings.TrimPrefix(id, "run:"), "/")
 		if file == "" {

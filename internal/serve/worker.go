@@ -90,13 +90,15 @@ func (s *Server) run(sr *search) {
 		return
 	}
 	sr.setState(stateRunning)
-	eng, err := s.engines.take(sr.ctx, sr.weights.Path)
+	key := engineKey{weights: sr.weights.Path, variant: sr.root.Variant()}
+	eng, err := s.engines.take(sr.ctx, key)
 	if err != nil {
-		sr.finish(stateFailed, doneJSON{Error: fmt.Sprintf("loading the engine (%s): %v", sr.weights.ID, err)})
+		s.log.Printf("search %s: loading the engine (%s, %s): %v", sr.id, sr.weights.ID, key.variant.Name, err)
+		sr.finish(stateFailed, doneJSON{Error: s.publicPaths(fmt.Sprintf("loading the engine (%s): %v", sr.weights.ID, err))})
 		return
 	}
-	defer s.engines.give(sr.weights.Path, eng)
-	sr.publish("engine", map[string]string{"weights": sr.weights.ID, "engine": eng.Describe()})
+	defer s.engines.give(key, eng)
+	sr.publish("engine", map[string]string{"weights": sr.weights.ID, "engine": s.publicPaths(eng.Describe())})
 	if sr.kind == kindReview {
 		s.review(sr, eng)
 		return
@@ -133,7 +135,8 @@ func (s *Server) run(sr *search) {
 			sr.finish(stateStopped, doneJSON{Error: "stopped before the engine found a move"})
 			return
 		}
-		sr.finish(stateFailed, doneJSON{Error: fmt.Sprintf("search: %v", err)})
+		s.log.Printf("search %s (%s, %s): %v", sr.id, sr.weights.ID, sr.root.Variant().Name, err)
+		sr.finish(stateFailed, doneJSON{Error: s.publicPaths(fmt.Sprintf("search: %v", err))})
 		return
 	}
 	if !ml.Contains(in.BestMove) {
@@ -226,7 +229,7 @@ func (s *Server) review(sr *search, eng Engine) {
 				sr.finish(stateStopped, doneJSON{})
 				return
 			}
-			sr.finish(stateFailed, doneJSON{Error: fmt.Sprintf("ply %d: %v", i, err)})
+			sr.finish(stateFailed, doneJSON{Error: s.publicPaths(fmt.Sprintf("ply %d: %v", i, err))})
 			return
 		}
 		pj.Ply = i
@@ -281,16 +284,23 @@ type enginePool struct {
 	idle []pooledEngine // least recently used first
 }
 
-type pooledEngine struct {
+// engineKey is what an engine is loaded for: the weights as the Loader
+// takes them and the variant it plays.
+type engineKey struct {
 	weights string
-	eng     Engine
+	variant env.Variant
 }
 
-// take returns an idle engine for weights, or loads one.
-func (p *enginePool) take(ctx context.Context, weights string) (Engine, error) {
+type pooledEngine struct {
+	key engineKey
+	eng Engine
+}
+
+// take returns an idle engine for key, or loads one.
+func (p *enginePool) take(ctx context.Context, key engineKey) (Engine, error) {
 	p.mu.Lock()
 	for i := len(p.idle) - 1; i >= 0; i-- {
-		if p.idle[i].weights == weights {
+		if p.idle[i].key == key {
 			e := p.idle[i].eng
 			p.idle = append(p.idle[:i], p.idle[i+1:]...)
 			p.mu.Unlock()
@@ -298,7 +308,7 @@ func (p *enginePool) take(ctx context.Context, weights string) (Engine, error) {
 		}
 	}
 	p.mu.Unlock()
-	e, err := p.load(ctx, weights)
+	e, err := p.load(ctx, key.weights, key.variant)
 	if err != nil {
 		return nil, err
 	}
@@ -310,9 +320,9 @@ func (p *enginePool) take(ctx context.Context, weights string) (Engine, error) {
 
 // give returns an engine after a search, closing the least recently used
 // idle engine when there are too many.
-func (p *enginePool) give(weights string, e Engine) {
+func (p *enginePool) give(key engineKey, e Engine) {
 	p.mu.Lock()
-	p.idle = append(p.idle, pooledEngine{weights: weights, eng: e})
+	p.idle = append(p.idle, pooledEngine{key: key, eng: e})
 	var evict []Engine
 	for len(p.idle) > p.maxIdle {
 		evict = append(evict, p.idle[0].eng)

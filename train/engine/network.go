@@ -16,6 +16,18 @@ import (
 // named (--weights none, the UCI option Weights).
 const NoWeights = "none"
 
+// ErrOtherVariant is what the error of weights built for another variant
+// than the one to play wraps (errors.Is): a front end that plays several
+// variants may then choose the plain search for that variant instead.
+var ErrOtherVariant = errors.New("weights of another variant")
+
+// otherVariantError is a fits error: its text as given, ErrOtherVariant
+// for errors.Is.
+type otherVariantError struct{ error }
+
+func (e otherVariantError) Is(target error) bool { return target == ErrOtherVariant }
+func (e otherVariantError) Unwrap() error        { return e.error }
+
 // Network is what evaluates positions for an engine: a network's weights,
 // or none (the plain search with a material evaluation).
 type Network struct {
@@ -69,14 +81,14 @@ func LoadNetwork(weights string, v env.Variant) (*Network, error) {
 // fits reports whether the network plays variant v: trained for it where
 // it says (a checkpoint's metadata), and of its encoding in any case (so
 // that a file without metadata is still refused when its planes or policy
-// layout are another variant's).
+// layout are another variant's). Its errors wrap ErrOtherVariant.
 func (n *Network) fits(v env.Variant) error {
 	if n.Variant != "" && n.Variant != v.Name {
-		return fmt.Errorf("%s was trained for %s, not %s", n.Description, n.Variant, v.Name)
+		return otherVariantError{fmt.Errorf("%s was trained for %s, not %s", n.Description, n.Variant, v.Name)}
 	}
 	if n.Weights != nil {
 		if err := n.Weights.Config().Fits(v); err != nil {
-			return fmt.Errorf("%s: %w", n.Description, err)
+			return otherVariantError{fmt.Errorf("%s: %w", n.Description, err)}
 		}
 	}
 	return nil

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,6 +82,10 @@ func TestLoadNetwork(t *testing.T) {
 		{garbage, env.Alice, "not an AliceZero checkpoint", true},
 	} {
 		n, err := LoadNetwork(tt.weights, tt.v)
+		// Only a network of another variant is ErrOtherVariant.
+		if other := strings.Contains(tt.want, "trained for"); errors.Is(err, ErrOtherVariant) != other {
+			t.Errorf("LoadNetwork(%q, %s): error %v; ErrOtherVariant %v, want %v", tt.weights, tt.v.Name, err, !other, other)
+		}
 		switch {
 		case tt.bad && (err == nil || !strings.Contains(err.Error(), tt.want)):
 			t.Errorf("LoadNetwork(%q, %s): error %v, want one saying %q", tt.weights, tt.v.Name, err, tt.want)

@@ -309,3 +309,10 @@ func (p *Page) Hover(sel string) {
 	p.Eval(fmt.Sprintf(`(() => { const r = document.querySelector(%q).getBoundingClientRect(); return {X: r.left + r.width / 2, Y: r.top + r.height / 2}; })()`, sel), &box)
 	p.do(10*time.Second, "hovering "+sel, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, box.X, box.Y))
 }
+
+// Viewport makes the page's viewport width×height CSS pixels, narrower
+// than a headless window may be (a phone's screen, 390×844).
+func (p *Page) Viewport(width, height int) {
+	p.t.Helper()
+	p.do(10*time.Second, fmt.Sprintf("setting the viewport to %dx%d", width, height), chromedp.EmulateViewport(int64(width), int64(height)))
+}

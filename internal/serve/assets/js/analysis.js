@@ -49,7 +49,10 @@ export function renderAnalysis(box, info, opts = {}) {
   const [w, d, l] = whiteWDL(info);
   const head = h('div', 'an-head');
   head.appendChild(h('span', 'score', scoreText(info)));
-  head.appendChild(h('span', 'muted', `${info.nodes.toLocaleString()} visits · ${(info.elapsed_ms / 1000).toFixed(1)} s${info.final ? '' : ' · thinking…'}`));
+  // A search that went on in the tree of the move before counts its own
+  // visits; the moves' column holds the tree's.
+  const tree = info.tree_visits ? ` (${info.tree_visits.toLocaleString()} in the tree, kept from the last move)` : '';
+  head.appendChild(h('span', 'muted', `${info.nodes.toLocaleString()} visits${tree} · ${(info.elapsed_ms / 1000).toFixed(1)} s${info.final ? '' : ' · thinking…'}`));
   box.appendChild(head);
   const bar = h('div', 'wdl');
   bar.title = `White wins ${(w * 100).toFixed(0)}% · draw ${(d * 100).toFixed(0)}% · Black wins ${(l * 100).toFixed(0)}%`;

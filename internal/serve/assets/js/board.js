@@ -226,6 +226,10 @@ export class TwinBoards {
     }
     const letter = this.ownMan(hit);
     if (!letter || this.legalFrom(hit).length === 0) {
+      // A square the picked man cannot go to, or a man of yours without
+      // a move: the page says why.
+      if (this.opts.onIllegal && this.selected && !letter) this.opts.onIllegal(this.selected, hit);
+      else if (this.opts.onIllegal && letter) this.opts.onIllegal(hit, hit);
       this.selected = null;
       this.render();
       return;
@@ -265,6 +269,7 @@ export class TwinBoards {
         this.tryMove(hit);
         return;
       }
+      if (hit && !same(hit, d.from) && this.opts.onIllegal) this.opts.onIllegal(d.from, hit);
       this.render();
       return;
     }

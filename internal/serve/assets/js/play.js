@@ -22,6 +22,7 @@ export class PlayView {
       interactive: true,
       canMove: () => this.userToMove(),
       onMove: (m) => this.userMove(m),
+      onIllegal: (from, to) => this.whyIllegal(from, to),
       choosePromotion,
       chooseBoard,
     });
@@ -59,7 +60,7 @@ export class PlayView {
     for (const v of this.info.variants) variant.appendChild(new Option(v, v));
     variant.value = s.variant;
     variant.addEventListener('change', () => { s.variant = variant.value; this.save(); this.newGame(); });
-    this.$('set-weights').addEventListener('change', (ev) => { s.weights = ev.target.value; this.save(); });
+    this.$('set-weights').addEventListener('change', (ev) => { s.weights = ev.target.value; this.save(); this.nameEngine(); });
     this.bindClock();
     this.$('btn-new').addEventListener('click', () => this.newGame());
     this.$('btn-undo').addEventListener('click', () => this.undo());
@@ -148,6 +149,14 @@ export class PlayView {
     for (const e of entries) sel.appendChild(new Option(e.label, e.id));
     if (!entries.some((e) => e.id === this.settings.weights)) this.settings.weights = entries[0].id;
     sel.value = this.settings.weights;
+    this.nameEngine();
+  }
+
+  // nameEngine shows the chosen engine in the header until a search names
+  // the one that answers (its "engine" event).
+  nameEngine() {
+    const sel = this.$('set-weights');
+    document.getElementById('engine-name').textContent = sel.selectedOptions[0] ? sel.selectedOptions[0].textContent : '';
   }
 
   chooseWeights(id, label) {
@@ -156,6 +165,7 @@ export class PlayView {
     sel.value = id;
     this.settings.weights = id;
     this.save();
+    this.nameEngine();
   }
 
   async load() {
@@ -179,6 +189,7 @@ export class PlayView {
     const side = fenSide(game.start_fen);
     moveList(this.$('play-moves'), game.moves, side, fenFullmove(game.start_fen), game.moves.length);
     document.body.dataset.ply = String(game.ply);
+    document.body.dataset.variant = game.variant;
     this.clocks.show(game.clock || null);
     // With a clock the engine manages its own time.
     const timed = Boolean(game.clock);
@@ -285,6 +296,16 @@ export class PlayView {
     });
     this.search = search;
     search.ready.catch((e) => toast(e.message, true));
+  }
+
+  // whyIllegal says why the man on from ({board, sq}) cannot go to to's
+  // square (from itself: why it has no move), as the server explains it.
+  async whyIllegal(from, to) {
+    try {
+      const q = new URLSearchParams({ from: from.sq, board: from.board, to: to.sq });
+      const r = await api('GET', `/game/legal?${q}`);
+      if (r.illegal) toast(`Illegal: ${r.illegal}`, true);
+    } catch (e) { toast(e.message, true); }
   }
 
   async userMove(m) {

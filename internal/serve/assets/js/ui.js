@@ -100,7 +100,8 @@ export function statusText(pos) {
     case 'ongoing':
       return pos.check ? `${side} to move, in check` : `${side} to move`;
     case 'checkmate':
-      return `Checkmate: ${pos.side === 'white' ? 'Black' : 'White'} wins (${pos.result})`;
+      // A review's positions carry no result: the side to move lost.
+      return `Checkmate: ${pos.side === 'white' ? 'Black' : 'White'} wins (${pos.result || (pos.side === 'white' ? '0-1' : '1-0')})`;
     case 'stalemate':
       return 'Stalemate: draw';
     case 'threefold':
@@ -149,8 +150,14 @@ export function moveList(ol, moves, startSide, startFullmove, current, onPick) {
     if (!white) n++;
     white = !white;
   });
+  // Scroll the list, not the page: the boards stay in view after a move.
   const cur = ol.querySelector('.current');
-  if (cur) cur.scrollIntoView({ block: 'nearest' });
+  if (cur) {
+    const r = cur.getBoundingClientRect();
+    const box = ol.getBoundingClientRect();
+    if (r.top < box.top) ol.scrollTop -= box.top - r.top;
+    else if (r.bottom > box.bottom) ol.scrollTop += r.bottom - box.bottom;
+  }
 }
 
 // fenSide and fenFullmove read a FEN's side to move and move number.
