@@ -14,7 +14,9 @@ import (
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/train"
+	"github.com/alicezero/alicezero/train/engine"
 )
 
 // figure is one line of the benchmark: a name, a unit and how to measure it.
@@ -36,6 +38,7 @@ func benchFigures() []figure {
 		{"train_pos_per_s", "positions/s", pf.inference(nnTrain)},
 		{"mcts_sims_per_s", "simulations/s", pf.search(0)},
 		{"mcts_overhead_pct", "%", pf.search(1)},
+		{"engine_visits_per_s", "visits/s", measureEngine},
 	}
 }
 
@@ -226,4 +229,43 @@ func defaultRun() (*train.Config, model.Config, error) {
 	}
 	arch, err := model.Preset(cfg.Model.Preset)
 	return cfg, arch, err
+}
+
+// engineLines are the positions engine_visits_per_s searches: the opening
+// move of the issue that asked for the figure and three middlegames from
+// equal-time games against the alpha-beta reference.
+var engineLines = []string{
+	"e4 d5",
+	"e3 g5 Qg4 Nh6 Qf5 h5 Qc5 a6",
+	"g4 Na6 b3 d6 Nf3 Qd3 a3 e5",
+	"e3 g5 Qg4 Nh6 Qxg5 d6 Qxe7 Qd3",
+}
+
+// measureEngine is the playing engine's speed as a GUI sees it: the
+// built-in network on one thread and one core, one second a position
+// (the tree search alone, without the tactical guard), visits over time
+// summed over engineLines.
+func measureEngine(ctx context.Context) (float64, error) {
+	e, err := engine.New(engine.Options{EvalWorkers: 1, NoTactics: true})
+	if err != nil {
+		return 0, err
+	}
+	defer e.Close()
+	var visits int
+	var spent time.Duration
+	for _, line := range engineLines {
+		e.NewGame()
+		for _, san := range strings.Fields(line) {
+			if _, err := e.PlayText(san); err != nil {
+				return 0, fmt.Errorf("engine line %q: %w", line, err)
+			}
+		}
+		t0 := time.Now()
+		res, err := e.Go(ctx, clock.Limits{MoveTime: time.Second}, mcts.Progress{})
+		if err != nil {
+			return 0, err
+		}
+		visits, spent = visits+res.Nodes, spent+time.Since(t0)
+	}
+	return float64(visits) / spent.Seconds(), ctx.Err()
 }
