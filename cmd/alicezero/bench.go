@@ -12,9 +12,9 @@ import (
 
 	"github.com/alicezero/alicezero/configs"
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/model"
-	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/train"
 	"github.com/alicezero/alicezero/train/engine"
 )
