@@ -10,19 +10,15 @@ import (
 	"github.com/alicezero/alicezero/internal/clock"
 )
 
-// A bounded tree holds one arena of MaxTreeNodes from the start and never
-// grows past it, through a search that fills it and an Advance that keeps
+// A bounded tree's arena never grows past MaxTreeNodes, through a search that fills it and an Advance that keeps
 // a subtree; an infinite search on a full tree goes on reporting until it
 // is stopped.
 func TestBoundedTreeStaysInItsArena(t *testing.T) {
 	cfg := DefaultPlayConfig()
 	cfg.CacheEntries = 1 << 12
-	cfg.MaxTreeNodes = 20_000
+	cfg.MaxTreeNodes = 300_000 // past the first arena, not a power of two: doubling would overshoot it
 	s := newSearcher(t, hashEvaluator{}, cfg)
 	tr := newTree(t, s, mustPlay(t, "d2d4", "g8f6"), 1)
-	if c := cap(tr.nodes); c != cfg.MaxTreeNodes {
-		t.Fatalf("a bounded tree starts with an arena of %d nodes, want %d", c, cfg.MaxTreeNodes)
-	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	var reports, afterFull atomic.Int32
@@ -55,8 +51,8 @@ func TestBoundedTreeStaysInItsArena(t *testing.T) {
 	if n := afterFull.Load(); n < 3 {
 		t.Errorf("%d reports after the tree filled (of %d): an infinite search on a full tree must go on reporting", n, reports.Load())
 	}
-	if c := cap(tr.nodes); c != cfg.MaxTreeNodes {
-		t.Errorf("after the search the arena holds %d nodes, want %d", c, cfg.MaxTreeNodes)
+	if c := cap(tr.nodes); c > cfg.MaxTreeNodes {
+		t.Errorf("after the search the arena holds %d nodes, want at most %d", c, cfg.MaxTreeNodes)
 	}
 	if err := tr.Advance(res.BestMove); err != nil {
 		t.Fatal(err)

@@ -112,12 +112,9 @@ func (s *Searcher) NewTree(pos *env.Position, seed uint64) (*Tree, error) {
 		rng:  newRand(seed),
 	}
 	if m := s.cfg.MaxTreeNodes; m > 0 {
-		// A bounded tree takes its whole arena at once: growing it by
-		// doubling would copy it (hundreds of milliseconds at a few
-		// million nodes, in the middle of a search) and leave the old
-		// copy to the collector. Pages the search never reaches are never
-		// touched, so they cost no memory.
-		t.nodes = make([]node, 0, m)
+		// A bounded tree starts with room for a few seconds of search,
+		// so that most moves never grow it (see alloc).
+		t.nodes = make([]node, 0, min(m, initialBoundedNodes))
 	}
 	t.resetArena()
 	return t, nil
@@ -201,8 +198,8 @@ func (t *Tree) Advance(m env.Move) error {
 func (t *Tree) compact(c int32) {
 	if cap(t.spare) < len(t.nodes) {
 		// The subtree is no larger than the tree: one allocation of the
-		// arena's size, never a doubling past Config.MaxTreeNodes.
-		t.spare = make([]node, 0, cap(t.nodes))
+		// tree's size, never a doubling past Config.MaxTreeNodes.
+		t.spare = make([]node, 0, len(t.nodes))
 	}
 	dst := append(t.spare[:0], t.nodes[c])
 	dst[0].prior = 0
@@ -250,9 +247,20 @@ func (t *Tree) SetPosition(pos *env.Position) error {
 	return t.Reset(pos)
 }
 
+// initialBoundedNodes is a bounded tree's first arena (15 MB).
+const initialBoundedNodes = 1 << 18
+
 // alloc appends n fresh nodes to the arena and returns the first's index.
+// Under Config.MaxTreeNodes the arena doubles up to the bound and never
+// past it (slices.Grow would overshoot it, and the old arena would wait
+// for the collector beside a copy larger than the budget).
 func (t *Tree) alloc(n int) int32 {
 	first := len(t.nodes)
+	if m := t.cfg.MaxTreeNodes; m > 0 && first+n > cap(t.nodes) && first+n <= m {
+		grown := make([]node, first, min(m, max(2*cap(t.nodes), first+n)))
+		copy(grown, t.nodes)
+		t.nodes = grown
+	}
 	t.nodes = slices.Grow(t.nodes, n)[:first+n]
 	return int32(first)
 }
