@@ -58,7 +58,7 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	event := fs.String("event", "", "PGN Event tag (default \"AliceZero arena\")")
 	progress := fs.Bool("progress", true, "show a progress bar on stderr")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: alicezero arena [flags] PLAYER PLAYER...\n\nPlays a gauntlet or round robin and prints W/D/L, Elo with 95%% intervals,\nLOS and a rating list. Flags may come before or after the players.\n\nPlayers:\n%s\nFlags:\n", reg.Usage())
+		fmt.Fprintf(stderr, "Usage: alicezero arena [flags] PLAYER PLAYER...\n\nPlays a gauntlet or round robin and prints W/D/L, Elo with 95%% intervals,\nLOS and a rating list. Flags may come before or after the players.\n\nPlayers:\n%s\nAny player also takes its own limits, replacing the flags of the same\nname for it alone: movetime=D, nodes=N, tc=BASE+INC (0 or tc=none: no\nlimit), e.g. \"uci:/opt/fsf,tc=10+0.1\" \"net:nodes=400\".\n\nFlags:\n", reg.Usage())
 		fs.PrintDefaults()
 	}
 
@@ -175,26 +175,43 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if runErr != nil {
 		return runErr
 	}
-	if forfeits := countForfeits(res); forfeits != "" {
+	if forfeits := countForfeits(res, *margin); forfeits != "" {
 		fmt.Fprintf(stderr, "note: %s (details above)\n", forfeits)
 	}
 	return nil
 }
 
-// countForfeits summarises games lost by time, illegal moves or failures.
-func countForfeits(res *arena.Result) string {
+// countForfeits summarises games lost by time (with how far over their
+// time the moves went), illegal moves or failures.
+func countForfeits(res *arena.Result, margin time.Duration) string {
 	n := map[arena.Termination]int{}
+	var least, most time.Duration
 	for _, g := range res.Games {
 		switch g.Termination {
-		case arena.TermTime, arena.TermIllegal, arena.TermFailure:
+		case arena.TermTime:
+			if n[g.Termination] == 0 || g.Overrun < least {
+				least = g.Overrun
+			}
+			most = max(most, g.Overrun)
+			fallthrough
+		case arena.TermIllegal, arena.TermFailure:
 			n[g.Termination]++
 		}
 	}
 	var parts []string
 	for _, t := range []arena.Termination{arena.TermTime, arena.TermIllegal, arena.TermFailure} {
-		if n[t] > 0 {
-			parts = append(parts, fmt.Sprintf("%d lost by %s", n[t], t))
+		if n[t] == 0 {
+			continue
 		}
+		part := fmt.Sprintf("%d lost by %s", n[t], t)
+		if t == arena.TermTime {
+			over := most.Round(time.Millisecond).String()
+			if least.Round(time.Millisecond) != most.Round(time.Millisecond) {
+				over = least.Round(time.Millisecond).String() + " to " + over
+			}
+			part += fmt.Sprintf(" (%s over the time allowed, --timemargin %v included)", over, margin)
+		}
+		parts = append(parts, part)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/train/arena"
 )
 
 func TestArenaCommandRoundRobin(t *testing.T) {
@@ -112,5 +114,40 @@ func TestArenaCommandBadInput(t *testing.T) {
 				t.Errorf("games were reported despite the error:\n%s", out)
 			}
 		})
+	}
+}
+
+func TestArenaCommandPerPlayerLimits(t *testing.T) {
+	out, errOut, code := runCLI(t, "", "arena", "--games", "2", "--plies", "10", "--progress=false", "--nodes", "100",
+		"ab:depth=1,movetime=1s", "random:seed=2,tc=30+0.1,nodes=0")
+	if code != 0 || !strings.Contains(out, "2 of 2 games played") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	_, errOut, code = runCLI(t, "", "arena", "--progress=false", "ab", "random:movetime=soon")
+	if code != 1 || !strings.Contains(errOut, `option movetime="soon"`) {
+		t.Errorf("exit %d, stderr:\n%s", code, errOut)
+	}
+}
+
+func TestCountForfeitsSaysHowFarOver(t *testing.T) {
+	games := func(overruns ...time.Duration) *arena.Result {
+		res := &arena.Result{Games: []arena.GameRecord{{Termination: arena.TermCheckmate}, {Termination: arena.TermIllegal}}}
+		for _, o := range overruns {
+			res.Games = append(res.Games, arena.GameRecord{Termination: arena.TermTime, Overrun: o})
+		}
+		return res
+	}
+	tests := []struct {
+		res  *arena.Result
+		want string
+	}{
+		{games(), "1 lost by illegal move"},
+		{games(250 * time.Millisecond), "1 lost by time forfeit (250ms over the time allowed, --timemargin 200ms included), 1 lost by illegal move"},
+		{games(900*time.Millisecond, 201*time.Millisecond, 300*time.Millisecond), "3 lost by time forfeit (201ms to 900ms over the time allowed, --timemargin 200ms included)"},
+	}
+	for _, tt := range tests {
+		if got := countForfeits(tt.res, 200*time.Millisecond); !strings.HasPrefix(got, tt.want) {
+			t.Errorf("got %q, want %q", got, tt.want)
+		}
 	}
 }
