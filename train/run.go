@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -188,8 +189,18 @@ func (r *runner) create() error {
 	if r.dir, err = runs.Dir(r.opts.RunsDir, name); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
-	if entries, err := os.ReadDir(filepath.Join(r.dir, runs.CheckpointDir)); err == nil && len(entries) > 0 {
+	// A folder with a checkpoint or data is a run; one without (a run
+	// stopped while it was being created, before its iteration-0
+	// checkpoint was written) is taken over, its leftovers removed.
+	started, err := runStarted(r.dir)
+	if err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	if started {
 		return fmt.Errorf("run %s already exists in %s: continue it with --resume %s, or choose another --run name", name, r.opts.RunsDir, name)
+	}
+	if err := removeLeftovers(r.dir); err != nil {
+		return fmt.Errorf("train: taking over the unfinished folder %s: %w", r.dir, err)
 	}
 	for _, d := range []string{runs.CheckpointDir, runs.BufferDir, runs.GamesDir} {
 		if err := os.MkdirAll(filepath.Join(r.dir, d), 0o755); err != nil {
@@ -212,6 +223,54 @@ func (r *runner) create() error {
 	return nil
 }
 
+// runStarted reports whether the run folder dir holds a checkpoint or
+// data (self-play shards, metrics); a missing folder has neither.
+func runStarted(dir string) (bool, error) {
+	its, err := runs.Checkpoints(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false, err
+	}
+	if len(its) > 0 {
+		return true, nil
+	}
+	for _, sub := range []string{runs.BufferDir, runs.GamesDir} {
+		entries, err := os.ReadDir(filepath.Join(dir, sub))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return false, err
+		}
+		for _, e := range entries {
+			if !strings.HasPrefix(e.Name(), ".") {
+				return true, nil
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, runs.MetricsFile)); err == nil {
+		return true, nil
+	}
+	return false, nil
+}
+
+// removeLeftovers deletes what an interrupted creation of the run folder
+// dir left: half-written files (fileutil's ".NAME.tmp-*") in it and its
+// checkpoint folder, and its config.yaml, which is written again.
+func removeLeftovers(dir string) error {
+	for _, d := range []string{dir, filepath.Join(dir, runs.CheckpointDir)} {
+		tmps, err := filepath.Glob(filepath.Join(d, ".*.tmp-*"))
+		if err != nil {
+			return err
+		}
+		for _, f := range tmps {
+			if err := os.Remove(f); err != nil {
+				return err
+			}
+		}
+	}
+	if err := os.Remove(filepath.Join(dir, runs.ConfigFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
 func (r *runner) writeConfig() error {
 	b, err := yaml.Marshal(r.cfg)
 	if err != nil {
@@ -228,6 +287,11 @@ func (r *runner) resume() error {
 	var err error
 	if r.dir, err = runs.Dir(r.opts.RunsDir, r.opts.Name); err != nil {
 		return fmt.Errorf("train: %w", err)
+	}
+	if started, err := runStarted(r.dir); err == nil && !started {
+		if _, err := os.Stat(r.dir); err == nil {
+			return fmt.Errorf("resume %s: %s holds no checkpoint and no data: the run was stopped while it was being created; start it again with --run %s", r.opts.Name, r.dir, r.opts.Name)
+		}
 	}
 	data, err := os.ReadFile(filepath.Join(r.dir, runs.ConfigFile))
 	if err != nil {

@@ -202,3 +202,43 @@ func TestInterruptLeavesResumableRun(t *testing.T) {
 	}
 	runTiny(t, dir, "int", 0, true)
 }
+
+// TestRunStoppedWhileCreatedIsTakenOver simulates a kill -9 in a new run's
+// first moments: a folder with a half-written config and checkpoint and no
+// data. Resuming it says what happened; --run takes it over.
+func TestRunStoppedWhileCreatedIsTakenOver(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "ee")
+	for _, d := range []string{runs.CheckpointDir, runs.BufferDir, runs.GamesDir} {
+		if err := os.MkdirAll(filepath.Join(run, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	leftovers := []string{
+		filepath.Join(run, ".config.yaml.tmp-123"),
+		filepath.Join(run, runs.CheckpointDir, ".iter-000000.azck.tmp-456"),
+	}
+	for _, f := range append(leftovers, filepath.Join(run, runs.ConfigFile)) {
+		if err := os.WriteFile(f, []byte("half"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := Run(context.Background(), Options{RunsDir: dir, Name: "ee", Resume: true})
+	if err == nil || !strings.Contains(err.Error(), "start it again with --run ee") {
+		t.Fatalf("resuming the unfinished folder: %v", err)
+	}
+	runTiny(t, dir, "ee", 1, false)
+	for _, f := range leftovers {
+		if _, err := os.Stat(f); !os.IsNotExist(err) {
+			t.Errorf("%s is still there (%v)", f, err)
+		}
+	}
+	if its, err := runs.Checkpoints(run); err != nil || len(its) != 2 {
+		t.Errorf("checkpoints %v, %v; want iterations 1 and 0", its, err)
+	}
+	// Now it is a run: --run refuses it, --resume takes it.
+	err = Run(context.Background(), Options{RunsDir: dir, Name: "ee", Config: tinyConfig(t), Out: &bytes.Buffer{}})
+	if err == nil || !strings.Contains(err.Error(), "already exists") {
+		t.Errorf("creating over a run: %v", err)
+	}
+}
