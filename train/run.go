@@ -108,6 +108,9 @@ type runner struct {
 	// checkpointed, if set, is called once an iteration's checkpoint is
 	// on disk ("learn" acknowledges its shards there).
 	checkpointed func()
+	// learner is set for a run trained by Learn: it has no last
+	// iteration, so none is announced.
+	learner bool
 }
 
 // Run trains: self-play, optimiser steps and a checkpoint per iteration,
@@ -115,7 +118,7 @@ type runner struct {
 // cancelled. A cancelled run abandons the iteration in progress and stays
 // resumable from its last checkpoint.
 func Run(ctx context.Context, opts Options) error {
-	r, err := openRun(opts)
+	r, err := openRun(opts, false)
 	if err != nil {
 		return err
 	}
@@ -141,14 +144,16 @@ func Run(ctx context.Context, opts Options) error {
 	return nil
 }
 
-func openRun(opts Options) (*runner, error) {
+// openRun creates or resumes the run; learner says it is trained by
+// Learn, which has no last iteration (it trains until stopped).
+func openRun(opts Options, learner bool) (*runner, error) {
 	if opts.RunsDir == "" {
 		opts.RunsDir = runs.DefaultRunsDir
 	}
 	if opts.Out == nil {
 		opts.Out = io.Discard
 	}
-	r := &runner{opts: opts, out: opts.Out, started: time.Now()}
+	r := &runner{opts: opts, out: opts.Out, started: time.Now(), learner: learner}
 	var err error
 	if opts.Resume {
 		err = r.resume()
@@ -218,9 +223,18 @@ func (r *runner) create() error {
 	if err := r.saveCheckpoint(); err != nil {
 		return err
 	}
-	fmt.Fprintf(r.out, "new run %s: config %s, network %s (%d parameters), %d iterations\n",
-		r.dir, r.cfg.Name, r.cfg.Model.Preset, r.trainer.Weights().Config().NumParams(), r.cfg.Iterations)
+	fmt.Fprintf(r.out, "new run %s: config %s, network %s (%d parameters), %s\n",
+		r.dir, r.cfg.Name, r.cfg.Model.Preset, r.trainer.Weights().Config().NumParams(), r.goal())
 	return nil
+}
+
+// goal describes how long the run trains: its iterations, or until it is
+// stopped for a learner.
+func (r *runner) goal() string {
+	if r.learner {
+		return "training until stopped"
+	}
+	return fmt.Sprintf("%d iterations", r.cfg.Iterations)
 }
 
 // runStarted reports whether the run folder dir holds a checkpoint or
@@ -317,11 +331,20 @@ func (r *runner) resume() error {
 	if err := r.setUp(ckpt); err != nil {
 		return err
 	}
+	// --iterations is the total the run aims for, not a number more.
+	if n := r.opts.Iterations; n > 0 && n <= r.state.Iteration && !r.learner {
+		return fmt.Errorf("resume %s: the run is at iteration %d already; --iterations is the total it aims for: give more than %d (e.g. --iterations %d for %d more)",
+			r.opts.Name, r.state.Iteration, r.state.Iteration, r.state.Iteration+n, n)
+	}
 	if err := r.writeConfig(); err != nil {
 		return err
 	}
-	fmt.Fprintf(r.out, "resuming run %s at iteration %d of %d (%d games, %d positions so far)\n",
-		r.dir, r.state.Iteration, r.cfg.Iterations, r.state.TotalGames, r.state.TotalPositions)
+	at := fmt.Sprintf("iteration %d of %d", r.state.Iteration, r.cfg.Iterations)
+	if r.learner {
+		at = fmt.Sprintf("iteration %d", r.state.Iteration)
+	}
+	fmt.Fprintf(r.out, "resuming run %s at %s (%d games, %d positions so far)\n",
+		r.dir, at, r.state.TotalGames, r.state.TotalPositions)
 	return nil
 }
 

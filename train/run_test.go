@@ -242,3 +242,40 @@ func TestRunStoppedWhileCreatedIsTakenOver(t *testing.T) {
 		t.Errorf("creating over a run: %v", err)
 	}
 }
+
+// TestFiguresAnnounced: a learner's run has no last iteration to announce,
+// and a resumed train run refuses a total it has already passed, leaving
+// its config.yaml as it was.
+func TestFiguresAnnounced(t *testing.T) {
+	dir := t.TempDir()
+	var out bytes.Buffer
+	r, err := openRun(Options{RunsDir: dir, Name: "l", Config: tinyConfig(t), Out: &out}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.close()
+	r, err = openRun(Options{RunsDir: dir, Name: "l", Resume: true, Out: &out}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.close()
+	for _, want := range []string{"training until stopped\n", "at iteration 0 (0 games"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("learner's output lacks %q:\n%s", want, out.String())
+		}
+	}
+
+	runTiny(t, dir, "k9", 2, false)
+	cfgPath := filepath.Join(dir, "k9", runs.ConfigFile)
+	before, err := os.ReadFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = Run(context.Background(), Options{RunsDir: dir, Name: "k9", Resume: true, Iterations: 1, Out: &out})
+	if err == nil || !strings.Contains(err.Error(), "at iteration 2 already") || !strings.Contains(err.Error(), "--iterations 3 for 1 more") {
+		t.Errorf("resuming at 2 with --iterations 1: %v", err)
+	}
+	if after, _ := os.ReadFile(cfgPath); !bytes.Equal(before, after) {
+		t.Errorf("config.yaml changed:\n%s\nto\n%s", before, after)
+	}
+}
