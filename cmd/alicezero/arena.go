@@ -48,6 +48,8 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	plies := fs.Int("plies", 400, "ply cap: a game still going after it is an adjudicated draw (0: none)")
 	pgnPath := fs.String("pgn", "", "write all games to this PGN file")
 	jsonPath := fs.String("json", "", "write the ratings and pairings to this JSON file")
+	drawFlag := fs.String("draw", "", "movenumber=N,movecount=N,score=CP: adjudicate a draw once both players' scores stay within ±CP for N moves each, from move movenumber on (off by default)")
+	resignFlag := fs.String("resign", "", "movecount=N,score=CP[,twosided=true]: adjudicate a loss for a player whose score stays at -CP or below for N moves (off by default)")
 	sprtFlag := fs.String("sprt", "", "elo0,elo1,alpha,beta: stop a two-player match once the SPRT decides")
 	seed := fs.Uint64("seed", 0, "seed of the players' randomness (random movers, ab noise and tie-breaks)")
 	variant := fs.String("variant", env.Alice.Name, "rule set: "+variantNames)
@@ -107,6 +109,20 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		}
 		cfg.TimeControl = arena.ClockControl(base, inc)
 		cfg.TimeControl.Nodes, cfg.TimeControl.MoveTime = *nodes, *movetime
+	}
+	if *drawFlag != "" {
+		d, err := arena.ParseDrawRule(*drawFlag)
+		if err != nil {
+			return err
+		}
+		cfg.Draw = &d
+	}
+	if *resignFlag != "" {
+		r, err := arena.ParseResignRule(*resignFlag)
+		if err != nil {
+			return err
+		}
+		cfg.Resign = &r
 	}
 	if *sprtFlag != "" {
 		s, err := arena.ParseSPRT(*sprtFlag)

@@ -100,6 +100,8 @@ func TestArenaCommandBadInput(t *testing.T) {
 		{"bad sprt", []string{"--sprt", "10,0,0.05,0.05", "random", "ab"}, 1, "elo1"},
 		{"sprt with three", []string{"--sprt", "0,10,0.05,0.05", "random", "ab", "ab:depth=1"}, 1, "two players"},
 		{"bad format", []string{"--format", "swiss", "random", "ab"}, 1, "gauntlet or roundrobin"},
+		{"bad draw rule", []string{"--draw", "movecount=8", "random", "ab"}, 1, "draw adjudication"},
+		{"bad resign rule", []string{"--resign", "movecount=3,score=-5", "random", "ab"}, 1, "resign adjudication"},
 		{"bad variant", []string{"--variant", "crazy", "random", "ab"}, 1, "unknown variant"},
 		{"bad pgn path", []string{"--pgn", filepath.Join(dir, "no", "dir.pgn"), "random", "ab"}, 1, "no such file"},
 	}
@@ -126,6 +128,24 @@ func TestArenaCommandPerPlayerLimits(t *testing.T) {
 	_, errOut, code = runCLI(t, "", "arena", "--progress=false", "ab", "random:movetime=soon")
 	if code != 1 || !strings.Contains(errOut, `option movetime="soon"`) {
 		t.Errorf("exit %d, stderr:\n%s", code, errOut)
+	}
+}
+
+// TestArenaCommandResignAdjudication: two alpha-beta players score their
+// moves; a loss is adjudicated once one stays 2 pawns down.
+func TestArenaCommandResignAdjudication(t *testing.T) {
+	pgnPath := filepath.Join(t.TempDir(), "g.pgn")
+	out, errOut, code := runCLI(t, "", "arena", "--games", "4", "--plies", "300", "--progress=false", "--pgn", pgnPath,
+		"--resign", "movecount=2,score=200", "ab:depth=2", "ab:depth=1")
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	data, err := os.ReadFile(pgnPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `[Termination "adjudication"]`) {
+		t.Errorf("no game adjudicated:\n%s", data)
 	}
 }
 

@@ -16,8 +16,10 @@ import (
 // probe is a player that records the limits of each move and the options
 // its factory saw, plays the first legal move and takes delay to do it.
 type probe struct {
-	name  string
-	delay time.Duration
+	name   string
+	delay  time.Duration
+	score  int
+	scored bool
 	mu    *sync.Mutex
 	seen  map[string][]clock.Limits
 }
@@ -25,6 +27,11 @@ type probe struct {
 func (p *probe) Name() string                  { return p.name }
 func (p *probe) NewGame(context.Context) error { return nil }
 func (p *probe) Close() error                  { return nil }
+
+// scoringProbe is a probe that reports its fixed score.
+type scoringProbe struct{ *probe }
+
+func (p scoringProbe) LastScore() (int, bool) { return p.score, true }
 func (p *probe) Move(ctx context.Context, pos *env.Position, l clock.Limits) (env.Move, error) {
 	p.mu.Lock()
 	p.seen[p.name] = append(p.seen[p.name], l)
@@ -39,7 +46,7 @@ func (p *probe) Move(ctx context.Context, pos *env.Position, l clock.Limits) (en
 	return ml.Moves[0], nil
 }
 
-// probeRegistry is the built-in registry plus "probe[:delay=D]"; seen
+// probeRegistry is the built-in registry plus "probe[:delay=D][,score=CP]"; seen
 // collects each probe's limits by name, options its factory's options.
 func probeRegistry(t *testing.T) (reg *player.Registry, seen map[string][]clock.Limits, options map[string][]player.Option) {
 	t.Helper()
@@ -49,8 +56,8 @@ func probeRegistry(t *testing.T) (reg *player.Registry, seen map[string][]clock.
 	}
 	var mu sync.Mutex
 	seen, options = map[string][]clock.Limits{}, map[string][]player.Option{}
-	err = reg.Register("probe", "probe[:delay=D]", func(_ context.Context, spec player.Spec, _ player.Setup) (player.Player, error) {
-		if err := spec.CheckOptions("delay"); err != nil {
+	err = reg.Register("probe", "probe[:delay=D][,score=CP]", func(_ context.Context, spec player.Spec, _ player.Setup) (player.Player, error) {
+		if err := spec.CheckOptions("delay", "score"); err != nil {
 			return nil, err
 		}
 		delay := time.Duration(0)
@@ -63,7 +70,15 @@ func probeRegistry(t *testing.T) (reg *player.Registry, seen map[string][]clock.
 		mu.Lock()
 		options[spec.Text] = spec.Options
 		mu.Unlock()
-		return &probe{name: spec.Text, delay: delay, mu: &mu, seen: seen}, nil
+		p := &probe{name: spec.Text, delay: delay, mu: &mu, seen: seen}
+		if _, ok := spec.Lookup("score"); ok {
+			var err error
+			if p.score, err = spec.Int("score", 0); err != nil {
+				return nil, err
+			}
+			return scoringProbe{p}, nil
+		}
+		return p, nil
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -90,7 +90,7 @@ const (
 	TermThreefold   Termination = "threefold repetition"
 	TermFiftyMove   Termination = "fifty-move rule"
 	TermDead        Termination = "dead position"
-	TermAdjudicated Termination = "adjudication" // ply cap reached: scored a draw
+	TermAdjudicated Termination = "adjudication" // ply cap reached (a draw), or the scores' verdict
 	TermTime        Termination = "time forfeit"
 	TermIllegal     Termination = "illegal move"
 	TermFailure     Termination = "engine failure" // crashed, hung up or failed to start
@@ -155,6 +155,11 @@ type Config struct {
 	// StartTimeout bounds a player's start-up (a UCI engine's uciok);
 	// 0 means DefaultStartTimeout.
 	StartTimeout time.Duration
+	// Draw and Resign, when set, adjudicate games by the players' scores
+	// (players that implement player.Scorer; a move without a score
+	// restarts the count), recorded as adjudication. Off by default.
+	Draw   *DrawRule
+	Resign *ResignRule
 	// SPRT, when set, tests the first player against the second (exactly
 	// two players) and stops the match once it decides.
 	SPRT *SPRT
@@ -186,7 +191,8 @@ type GameRecord struct {
 	Game        *env.Game
 	Result      env.Result
 	Termination Termination
-	// Detail explains a forfeit (the player's error); "" otherwise.
+	// Detail explains a forfeit (the player's error) or a score
+	// adjudication; "" otherwise.
 	Detail string
 	// Overrun is, for a loss on time, how far the move went past the
 	// loser's move time or clock (the margin included in it).
@@ -541,7 +547,7 @@ func (r *runner) play(ctx context.Context, s *slot, t task) (rec GameRecord, ok 
 	finish := func(res env.Result, term Termination, detail string) (GameRecord, bool) {
 		rec.Result, rec.Termination, rec.Detail = res, term, detail
 		rec.Game = r.pgnGame(rec, moves, date)
-		if detail != "" {
+		if detail != "" && term != TermAdjudicated {
 			r.logf("game %d (%s vs %s): %s: %s", t.number, cfg.Players[t.white], cfg.Players[t.black], term, detail)
 		}
 		return rec, true
@@ -578,6 +584,7 @@ func (r *runner) play(ctx context.Context, s *slot, t task) (rec GameRecord, ok 
 	tcs := [2]clock.Limits{r.tcs[t.white], r.tcs[t.black]} // by env.Colour
 	clocked := [2]bool{tcs[env.White].WTime > 0, tcs[env.Black].WTime > 0}
 	clocks := [2]time.Duration{tcs[env.White].WTime, tcs[env.Black].WTime}
+	adj := adjudicator{draw: cfg.Draw, resign: cfg.Resign}
 	var ml env.MoveList
 	for {
 		if st := pos.StatusWithCap(cfg.PlyCap); st.IsOver() {
@@ -665,6 +672,13 @@ func (r *runner) play(ctx context.Context, s *slot, t task) (rec GameRecord, ok 
 		}
 		pos.MakeMove(m)
 		moves = append(moves, m)
+		if adj.draw != nil || adj.resign != nil {
+			if st := pos.Status(); !st.IsOver() {
+				if res, why, ok := adj.observe(pos, c, ps[c]); ok {
+					return finish(res, TermAdjudicated, why)
+				}
+			}
+		}
 	}
 }
 
