@@ -20,8 +20,8 @@ type probe struct {
 	delay  time.Duration
 	score  int
 	scored bool
-	mu    *sync.Mutex
-	seen  map[string][]clock.Limits
+	mu     *sync.Mutex
+	seen   map[string][]clock.Limits
 }
 
 func (p *probe) Name() string                  { return p.name }

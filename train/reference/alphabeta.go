@@ -9,8 +9,8 @@ import (
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
-	"github.com/alicezero/alicezero/train/player"
 	"github.com/alicezero/alicezero/internal/seed"
+	"github.com/alicezero/alicezero/train/player"
 )
 
 // Scores are in centipawns from the side to move's point of view. A mate
