@@ -332,8 +332,8 @@ func (r *runner) resume() error {
 		return err
 	}
 	// --iterations is the total the run aims for, not a number more.
-	if n := r.opts.Iterations; n > 0 && n <= r.state.Iteration && !r.learner {
-		return fmt.Errorf("resume %s: the run is at iteration %d already; --iterations is the total it aims for: give more than %d (e.g. --iterations %d for %d more)",
+	if n := r.opts.Iterations; n > 0 && n < r.state.Iteration && !r.learner {
+		return fmt.Errorf("resume %s: the run is at iteration %d already; --iterations is the total it aims for: give at least %d (e.g. --iterations %d for %d more)",
 			r.opts.Name, r.state.Iteration, r.state.Iteration, r.state.Iteration+n, n)
 	}
 	if err := r.writeConfig(); err != nil {

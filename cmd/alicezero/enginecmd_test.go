@@ -24,3 +24,18 @@ func TestEngineFlagErrorsNameTheFlag(t *testing.T) {
 		}
 	}
 }
+
+func TestHelpCommandAndBenchNames(t *testing.T) {
+	_, errOut, code := runCLI(t, "", "help", "train")
+	if code != 0 || !strings.Contains(errOut, "Usage: alicezero train") {
+		t.Errorf("help train: exit %d, stderr:\n%s", code, errOut)
+	}
+	_, errOut, code = runCLI(t, "", "help", "nosuch")
+	if code != 2 || !strings.Contains(errOut, `unknown command "nosuch"`) {
+		t.Errorf("help nosuch: exit %d, stderr:\n%s", code, errOut)
+	}
+	_, errOut, code = runCLI(t, "", "bench", "--only", "nosuch")
+	if code != 1 || !strings.Contains(errOut, `unknown figure "nosuch" (the figures: perft_nps, `) {
+		t.Errorf("bench --only nosuch: exit %d, stderr:\n%s", code, errOut)
+	}
+}

@@ -56,3 +56,18 @@ func TestEnPassantFieldIsReadOnItsBoard(t *testing.T) {
 		})
 	}
 }
+
+// TestPGNBadTagNamesItsLine: an error in a [FEN] or [Variant] value is
+// reported at the tag's line, not at the first move's.
+func TestPGNBadTagNamesItsLine(t *testing.T) {
+	tests := []struct{ pgn, want string }{
+		{"[FEN \"bad fen\"]\n[Event \"x\"]\n\n1. e4 *\n", "(line 1)"},
+		{"[Event \"x\"]\n[Variant \"Crazy Alice\"]\n\n1. e4 *\n", "(line 2)"},
+	}
+	for _, tt := range tests {
+		_, err := ReadPGN(strings.NewReader(tt.pgn), Alice)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q: error %v, want %s", tt.pgn, err, tt.want)
+		}
+	}
+}
