@@ -312,8 +312,21 @@ func (p *Position) validate() error {
 		if !p.standsOnSomeBoard(MakePiece(them, Pawn), victim) {
 			return fmt.Errorf("en-passant square %s has no %s pawn on %s that just double-stepped", s.ep, them, victim)
 		}
-		if (p.men(White)|p.men(Black))&bit(s.ep) != 0 {
-			return fmt.Errorf("en-passant square %s is occupied", s.ep)
+		// The pawn stands on Y, where it went through the glass; it
+		// passed ep on X, the board it stepped on, so ep must be empty
+		// there (what stands on Y's ep does not matter for the record).
+		y := s.boardOf(victim)
+		x := y.Other()
+		if p.PieceOn(s.ep, x) != NoPiece {
+			return fmt.Errorf("en-passant square %s is occupied on board %s, where the %s pawn now on %s of board %s passed it", s.ep, x, them, victim, y)
+		}
+		// As the move generator records it (and Stockfish reads FEN): a
+		// field that allows no capture — no pawn on X to take, or ep taken
+		// on Y, where the capturer would land — is dropped, so that equal
+		// positions read equal.
+		takers := s.pieces[s.side][Pawn] & s.boardMask(x) & pawnAttacks[them][s.ep]
+		if takers == 0 || (p.men(White)|p.men(Black))&bit(s.ep) != 0 {
+			s.ep = NoSquare
 		}
 	}
 	return nil

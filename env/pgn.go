@@ -216,6 +216,9 @@ type gameState struct {
 	pos       *Position
 	gotResult bool
 	err       error // the first error; the rest of the game is skipped
+	// tagLines are the lines of the Variant and FEN tags, for errors in
+	// their values.
+	tagLines map[string]int
 }
 
 // Next returns the next game, or io.EOF when there are no more. An error in
@@ -378,7 +381,7 @@ func (pr *PGNReader) setUp(gs *gameState, line int) bool {
 		case strings.EqualFold(t[0], "Variant"):
 			v, err := variantFromTag(t[1], pr.variant)
 			if err != nil {
-				pr.fail(gs, &PGNError{Line: line, Err: err})
+				pr.fail(gs, &PGNError{Line: gs.tagLine("variant", line), Err: err})
 				return false
 			}
 			g.Variant = v
@@ -392,11 +395,20 @@ func (pr *PGNReader) setUp(gs *gameState, line int) bool {
 	}
 	p, err := ParseFEN(g.StartFEN, g.Variant)
 	if err != nil {
-		pr.fail(gs, &PGNError{Line: line, Err: fmt.Errorf("[FEN] tag: %w", err)})
+		pr.fail(gs, &PGNError{Line: gs.tagLine("fen", line), Err: fmt.Errorf("[FEN] tag: %w", err)})
 		return false
 	}
 	gs.pos = p
 	return true
+}
+
+// tagLine is the line of the tag name (lower case), or line when the game
+// has no such tag.
+func (gs *gameState) tagLine(name string, line int) int {
+	if l, ok := gs.tagLines[name]; ok {
+		return l
+	}
+	return line
 }
 
 // variantFromTag maps a [Variant] tag to a rule set: the name WritePGN
@@ -518,6 +530,12 @@ func (pr *PGNReader) readTag(gs *gameState) {
 	}
 	pr.readByte()
 	gs.g.Tags = append(gs.g.Tags, [2]string{string(name), string(val)})
+	if n := strings.ToLower(string(name)); n == "fen" || n == "variant" {
+		if gs.tagLines == nil {
+			gs.tagLines = map[string]int{}
+		}
+		gs.tagLines[n] = line
+	}
 }
 
 func (pr *PGNReader) skipComment(gs *gameState) {

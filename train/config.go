@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -145,10 +146,18 @@ func parseConfig(data []byte, source string) (*Config, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	// The default's number of sampled games to save is a cap: inherited,
+	// it shrinks to fit fewer games an iteration.
+	if slices.Contains(missing, "selfplay.pgn_games") {
+		c.SelfPlay.PGNGames = min(c.SelfPlay.PGNGames, c.SelfPlay.GamesPerIteration)
+	}
 	if err := c.Validate(); err != nil {
 		var ce *ConfigError
 		if errors.As(err, &ce) {
 			ce.Source = source
+			if slices.Contains(missing, ce.Key) {
+				ce.Reason += fmt.Sprintf(" (the text does not set this key: its value is inherited from the default configuration %s; set it)", configs.Default)
+			}
 		}
 		return nil, nil, err
 	}
@@ -229,6 +238,14 @@ func decodeStruct(n *yaml.Node, v reflect.Value, prefix, source string, missing 
 				return err
 			}
 			continue
+		}
+		// The decoder truncates 2.5 into an int field: refuse it.
+		switch f.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			if val.Kind == yaml.ScalarNode && val.ShortTag() == "!!float" {
+				return &ConfigError{Source: source, Key: key, Reason: fmt.Sprintf("line %d: %s is not a whole number", val.Line, val.Value)}
+			}
 		}
 		if err := val.Decode(f.Addr().Interface()); err != nil {
 			return &ConfigError{Source: source, Key: key, Reason: typeErrorText(err)}

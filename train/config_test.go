@@ -2,6 +2,7 @@ package train
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -115,5 +116,45 @@ func TestEmptyConfigSaysSo(t *testing.T) {
 	}
 	if _, err := ParseConfig([]byte("- 1\n- 2\n"), "list.yaml"); err == nil || !strings.Contains(err.Error(), "mapping") {
 		t.Fatalf("a list: error %v", err)
+	}
+}
+
+// TestPartialConfigs: a file of a few keys inherits the rest from the
+// default; what it inherits is fitted or blamed as inherited, and a
+// fraction is no whole number.
+func TestPartialConfigs(t *testing.T) {
+	tests := []struct {
+		name, yaml, wantErr string
+		check               func(*Config) string
+	}{
+		{"fraction", "selfplay:\n  games_per_iteration: 2.5\n", `key "selfplay.games_per_iteration": line 2: 2.5 is not a whole number`, nil},
+		{"pgn games fitted", "selfplay:\n  games_per_iteration: 3\n", "", func(c *Config) string {
+			if c.SelfPlay.GamesPerIteration != 3 || c.SelfPlay.PGNGames != 3 {
+				return fmt.Sprintf("games %d, pgn games %d; want 3 and 3", c.SelfPlay.GamesPerIteration, c.SelfPlay.PGNGames)
+			}
+			return ""
+		}},
+		{"pgn games set", "selfplay:\n  games_per_iteration: 3\n  pgn_games: 5\n", `key "selfplay.pgn_games": 5 is out of range [0, 3]`, nil},
+		{"inherited key blamed", "train:\n  batch_size: 4096\n", "train.min_buffer\": 1024 is out of range [4096, 1073741824] (the text does not set this key: its value is inherited from the default configuration small; set it)", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := ParseConfig([]byte(tt.yaml), "part.yaml")
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want %q", err, tt.wantErr)
+				}
+				if strings.Contains(tt.yaml, "pgn_games") && strings.Contains(err.Error(), "inherited") {
+					t.Errorf("a key the text sets is called inherited: %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if msg := tt.check(c); msg != "" {
+				t.Error(msg)
+			}
+		})
 	}
 }

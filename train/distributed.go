@@ -279,7 +279,7 @@ func Learn(ctx context.Context, o LearnOptions) error {
 	if o.MaxStale == 0 {
 		o.MaxStale = DefaultMaxStale
 	}
-	r, err := openRun(Options{RunsDir: o.RunsDir, Name: o.Name, Resume: o.Resume, Config: o.Config, Out: o.Out, Progress: o.Progress})
+	r, err := openRun(Options{RunsDir: o.RunsDir, Name: o.Name, Resume: o.Resume, Config: o.Config, Out: o.Out, Progress: o.Progress}, true)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -115,6 +116,9 @@ type runner struct {
 	// checkpointed, if set, is called once an iteration's checkpoint is
 	// on disk ("learn" acknowledges its shards there).
 	checkpointed func()
+	// learner is set for a run trained by Learn: it has no last
+	// iteration, so none is announced.
+	learner bool
 }
 
 // Run trains: self-play, optimiser steps and a checkpoint per iteration,
@@ -122,7 +126,7 @@ type runner struct {
 // cancelled. A cancelled run abandons the iteration in progress and stays
 // resumable from its last checkpoint.
 func Run(ctx context.Context, opts Options) error {
-	r, err := openRun(opts)
+	r, err := openRun(opts, false)
 	if err != nil {
 		return err
 	}
@@ -148,14 +152,16 @@ func Run(ctx context.Context, opts Options) error {
 	return nil
 }
 
-func openRun(opts Options) (*runner, error) {
+// openRun creates or resumes the run; learner says it is trained by
+// Learn, which has no last iteration (it trains until stopped).
+func openRun(opts Options, learner bool) (*runner, error) {
 	if opts.RunsDir == "" {
 		opts.RunsDir = runs.DefaultRunsDir
 	}
 	if opts.Out == nil {
 		opts.Out = io.Discard
 	}
-	r := &runner{opts: opts, out: opts.Out, started: time.Now()}
+	r := &runner{opts: opts, out: opts.Out, started: time.Now(), learner: learner}
 	var err error
 	if opts.Resume {
 		err = r.resume()
@@ -196,8 +202,18 @@ func (r *runner) create() error {
 	if r.dir, err = runs.Dir(r.opts.RunsDir, name); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
-	if entries, err := os.ReadDir(filepath.Join(r.dir, runs.CheckpointDir)); err == nil && len(entries) > 0 {
+	// A folder with a checkpoint or data is a run; one without (a run
+	// stopped while it was being created, before its iteration-0
+	// checkpoint was written) is taken over, its leftovers removed.
+	started, err := runStarted(r.dir)
+	if err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	if started {
 		return fmt.Errorf("run %s already exists in %s: continue it with --resume %s, or choose another --run name", name, r.opts.RunsDir, name)
+	}
+	if err := removeLeftovers(r.dir); err != nil {
+		return fmt.Errorf("train: taking over the unfinished folder %s: %w", r.dir, err)
 	}
 	for _, d := range []string{runs.CheckpointDir, runs.BufferDir, runs.GamesDir} {
 		if err := os.MkdirAll(filepath.Join(r.dir, d), 0o755); err != nil {
@@ -219,8 +235,65 @@ func (r *runner) create() error {
 	if r.opts.Init != nil {
 		from = ", starting from " + r.opts.InitName
 	}
-	fmt.Fprintf(r.out, "new run %s: config %s, network %s (%d parameters%s), %d iterations\n",
-		r.dir, r.cfg.Name, r.cfg.Model.Preset, r.trainer.Weights().Config().NumParams(), from, r.cfg.Iterations)
+	fmt.Fprintf(r.out, "new run %s: config %s, network %s (%d parameters%s), %s\n",
+		r.dir, r.cfg.Name, r.cfg.Model.Preset, r.trainer.Weights().Config().NumParams(), from, r.goal())
+	return nil
+}
+
+// goal describes how long the run trains: its iterations, or until it is
+// stopped for a learner.
+func (r *runner) goal() string {
+	if r.learner {
+		return "training until stopped"
+	}
+	return fmt.Sprintf("%d iterations", r.cfg.Iterations)
+}
+
+// runStarted reports whether the run folder dir holds a checkpoint or
+// data (self-play shards, metrics); a missing folder has neither.
+func runStarted(dir string) (bool, error) {
+	its, err := runs.Checkpoints(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false, err
+	}
+	if len(its) > 0 {
+		return true, nil
+	}
+	for _, sub := range []string{runs.BufferDir, runs.GamesDir} {
+		entries, err := os.ReadDir(filepath.Join(dir, sub))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return false, err
+		}
+		for _, e := range entries {
+			if !strings.HasPrefix(e.Name(), ".") {
+				return true, nil
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, runs.MetricsFile)); err == nil {
+		return true, nil
+	}
+	return false, nil
+}
+
+// removeLeftovers deletes what an interrupted creation of the run folder
+// dir left: half-written files (fileutil's ".NAME.tmp-*") in it and its
+// checkpoint folder, and its config.yaml, which is written again.
+func removeLeftovers(dir string) error {
+	for _, d := range []string{dir, filepath.Join(dir, runs.CheckpointDir)} {
+		tmps, err := filepath.Glob(filepath.Join(d, ".*.tmp-*"))
+		if err != nil {
+			return err
+		}
+		for _, f := range tmps {
+			if err := os.Remove(f); err != nil {
+				return err
+			}
+		}
+	}
+	if err := os.Remove(filepath.Join(dir, runs.ConfigFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
 	return nil
 }
 
@@ -240,6 +313,11 @@ func (r *runner) resume() error {
 	var err error
 	if r.dir, err = runs.Dir(r.opts.RunsDir, r.opts.Name); err != nil {
 		return fmt.Errorf("train: %w", err)
+	}
+	if started, err := runStarted(r.dir); err == nil && !started {
+		if _, err := os.Stat(r.dir); err == nil {
+			return fmt.Errorf("resume %s: %s holds no checkpoint and no data: the run was stopped while it was being created; start it again with --run %s", r.opts.Name, r.dir, r.opts.Name)
+		}
 	}
 	data, err := os.ReadFile(filepath.Join(r.dir, runs.ConfigFile))
 	if err != nil {
@@ -265,11 +343,20 @@ func (r *runner) resume() error {
 	if err := r.setUp(ckpt); err != nil {
 		return err
 	}
+	// --iterations is the total the run aims for, not a number more.
+	if n := r.opts.Iterations; n > 0 && n < r.state.Iteration && !r.learner {
+		return fmt.Errorf("resume %s: the run is at iteration %d already; --iterations is the total it aims for: give at least %d (e.g. --iterations %d for %d more)",
+			r.opts.Name, r.state.Iteration, r.state.Iteration, r.state.Iteration+n, n)
+	}
 	if err := r.writeConfig(); err != nil {
 		return err
 	}
-	fmt.Fprintf(r.out, "resuming run %s at iteration %d of %d (%d games, %d positions so far)\n",
-		r.dir, r.state.Iteration, r.cfg.Iterations, r.state.TotalGames, r.state.TotalPositions)
+	at := fmt.Sprintf("iteration %d of %d", r.state.Iteration, r.cfg.Iterations)
+	if r.learner {
+		at = fmt.Sprintf("iteration %d", r.state.Iteration)
+	}
+	fmt.Fprintf(r.out, "resuming run %s at %s (%d games, %d positions so far)\n",
+		r.dir, at, r.state.TotalGames, r.state.TotalPositions)
 	return nil
 }
 

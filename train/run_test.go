@@ -202,3 +202,80 @@ func TestInterruptLeavesResumableRun(t *testing.T) {
 	}
 	runTiny(t, dir, "int", 0, true)
 }
+
+// TestRunStoppedWhileCreatedIsTakenOver simulates a kill -9 in a new run's
+// first moments: a folder with a half-written config and checkpoint and no
+// data. Resuming it says what happened; --run takes it over.
+func TestRunStoppedWhileCreatedIsTakenOver(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "ee")
+	for _, d := range []string{runs.CheckpointDir, runs.BufferDir, runs.GamesDir} {
+		if err := os.MkdirAll(filepath.Join(run, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	leftovers := []string{
+		filepath.Join(run, ".config.yaml.tmp-123"),
+		filepath.Join(run, runs.CheckpointDir, ".iter-000000.azck.tmp-456"),
+	}
+	for _, f := range append(leftovers, filepath.Join(run, runs.ConfigFile)) {
+		if err := os.WriteFile(f, []byte("half"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := Run(context.Background(), Options{RunsDir: dir, Name: "ee", Resume: true})
+	if err == nil || !strings.Contains(err.Error(), "start it again with --run ee") {
+		t.Fatalf("resuming the unfinished folder: %v", err)
+	}
+	runTiny(t, dir, "ee", 1, false)
+	for _, f := range leftovers {
+		if _, err := os.Stat(f); !os.IsNotExist(err) {
+			t.Errorf("%s is still there (%v)", f, err)
+		}
+	}
+	if its, err := runs.Checkpoints(run); err != nil || len(its) != 2 {
+		t.Errorf("checkpoints %v, %v; want iterations 1 and 0", its, err)
+	}
+	// Now it is a run: --run refuses it, --resume takes it.
+	err = Run(context.Background(), Options{RunsDir: dir, Name: "ee", Config: tinyConfig(t), Out: &bytes.Buffer{}})
+	if err == nil || !strings.Contains(err.Error(), "already exists") {
+		t.Errorf("creating over a run: %v", err)
+	}
+}
+
+// TestFiguresAnnounced: a learner's run has no last iteration to announce,
+// and a resumed train run refuses a total it has already passed, leaving
+// its config.yaml as it was.
+func TestFiguresAnnounced(t *testing.T) {
+	dir := t.TempDir()
+	var out bytes.Buffer
+	r, err := openRun(Options{RunsDir: dir, Name: "l", Config: tinyConfig(t), Out: &out}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.close()
+	r, err = openRun(Options{RunsDir: dir, Name: "l", Resume: true, Out: &out}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.close()
+	for _, want := range []string{"training until stopped\n", "at iteration 0 (0 games"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("learner's output lacks %q:\n%s", want, out.String())
+		}
+	}
+
+	runTiny(t, dir, "k9", 2, false)
+	cfgPath := filepath.Join(dir, "k9", runs.ConfigFile)
+	before, err := os.ReadFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = Run(context.Background(), Options{RunsDir: dir, Name: "k9", Resume: true, Iterations: 1, Out: &out})
+	if err == nil || !strings.Contains(err.Error(), "at iteration 2 already") || !strings.Contains(err.Error(), "--iterations 3 for 1 more") {
+		t.Errorf("resuming at 2 with --iterations 1: %v", err)
+	}
+	if after, _ := os.ReadFile(cfgPath); !bytes.Equal(before, after) {
+		t.Errorf("config.yaml changed:\n%s\nto\n%s", before, after)
+	}
+}

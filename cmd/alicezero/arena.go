@@ -48,6 +48,8 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	plies := fs.Int("plies", 400, "ply cap: a game still going after it is an adjudicated draw (0: none)")
 	pgnPath := fs.String("pgn", "", "write all games to this PGN file")
 	jsonPath := fs.String("json", "", "write the ratings and pairings to this JSON file")
+	drawFlag := fs.String("draw", "", "movenumber=N,movecount=N,score=CP: adjudicate a draw once both players' scores stay within ±CP for N moves each, from move movenumber on (off by default)")
+	resignFlag := fs.String("resign", "", "movecount=N,score=CP[,twosided=true]: adjudicate a loss for a player whose score stays at -CP or below for N moves (off by default)")
 	sprtFlag := fs.String("sprt", "", "elo0,elo1,alpha,beta: stop a two-player match once the SPRT decides")
 	seed := fs.Uint64("seed", 0, "seed of the players' randomness (random movers, ab noise and tie-breaks)")
 	variant := fs.String("variant", env.Alice.Name, "rule set: "+variantNames)
@@ -58,7 +60,7 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	event := fs.String("event", "", "PGN Event tag (default \"AliceZero arena\")")
 	progress := fs.Bool("progress", true, "show a progress bar on stderr")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: alicezero arena [flags] PLAYER PLAYER...\n\nPlays a gauntlet or round robin and prints W/D/L, Elo with 95%% intervals,\nLOS and a rating list. Flags may come before or after the players.\n\nPlayers:\n%s\nFlags:\n", reg.Usage())
+		fmt.Fprintf(stderr, "Usage: alicezero arena [flags] PLAYER PLAYER...\n\nPlays a gauntlet or round robin and prints W/D/L, Elo with 95%% intervals,\nLOS and a rating list. Flags may come before or after the players.\n\nPlayers:\n%s\nAny player also takes its own limits, replacing the flags of the same\nname for it alone: movetime=D, nodes=N, tc=BASE+INC (0 or tc=none: no\nlimit), e.g. \"uci:/opt/fsf,tc=10+0.1\" \"net:nodes=400\".\n\nFlags:\n", reg.Usage())
 		fs.PrintDefaults()
 	}
 
@@ -107,6 +109,20 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		}
 		cfg.TimeControl = arena.ClockControl(base, inc)
 		cfg.TimeControl.Nodes, cfg.TimeControl.MoveTime = *nodes, *movetime
+	}
+	if *drawFlag != "" {
+		d, err := arena.ParseDrawRule(*drawFlag)
+		if err != nil {
+			return err
+		}
+		cfg.Draw = &d
+	}
+	if *resignFlag != "" {
+		r, err := arena.ParseResignRule(*resignFlag)
+		if err != nil {
+			return err
+		}
+		cfg.Resign = &r
 	}
 	if *sprtFlag != "" {
 		s, err := arena.ParseSPRT(*sprtFlag)
@@ -175,26 +191,43 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if runErr != nil {
 		return runErr
 	}
-	if forfeits := countForfeits(res); forfeits != "" {
+	if forfeits := countForfeits(res, *margin); forfeits != "" {
 		fmt.Fprintf(stderr, "note: %s (details above)\n", forfeits)
 	}
 	return nil
 }
 
-// countForfeits summarises games lost by time, illegal moves or failures.
-func countForfeits(res *arena.Result) string {
+// countForfeits summarises games lost by time (with how far over their
+// time the moves went), illegal moves or failures.
+func countForfeits(res *arena.Result, margin time.Duration) string {
 	n := map[arena.Termination]int{}
+	var least, most time.Duration
 	for _, g := range res.Games {
 		switch g.Termination {
-		case arena.TermTime, arena.TermIllegal, arena.TermFailure:
+		case arena.TermTime:
+			if n[g.Termination] == 0 || g.Overrun < least {
+				least = g.Overrun
+			}
+			most = max(most, g.Overrun)
+			fallthrough
+		case arena.TermIllegal, arena.TermFailure:
 			n[g.Termination]++
 		}
 	}
 	var parts []string
 	for _, t := range []arena.Termination{arena.TermTime, arena.TermIllegal, arena.TermFailure} {
-		if n[t] > 0 {
-			parts = append(parts, fmt.Sprintf("%d lost by %s", n[t], t))
+		if n[t] == 0 {
+			continue
 		}
+		part := fmt.Sprintf("%d lost by %s", n[t], t)
+		if t == arena.TermTime {
+			over := most.Round(time.Millisecond).String()
+			if least.Round(time.Millisecond) != most.Round(time.Millisecond) {
+				over = least.Round(time.Millisecond).String() + " to " + over
+			}
+			part += fmt.Sprintf(" (%s over the time allowed, --timemargin %v included)", over, margin)
+		}
+		parts = append(parts, part)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/train/arena"
 )
 
 func TestArenaCommandRoundRobin(t *testing.T) {
@@ -98,6 +100,8 @@ func TestArenaCommandBadInput(t *testing.T) {
 		{"bad sprt", []string{"--sprt", "10,0,0.05,0.05", "random", "ab"}, 1, "elo1"},
 		{"sprt with three", []string{"--sprt", "0,10,0.05,0.05", "random", "ab", "ab:depth=1"}, 1, "two players"},
 		{"bad format", []string{"--format", "swiss", "random", "ab"}, 1, "gauntlet or roundrobin"},
+		{"bad draw rule", []string{"--draw", "movecount=8", "random", "ab"}, 1, "draw adjudication"},
+		{"bad resign rule", []string{"--resign", "movecount=3,score=-5", "random", "ab"}, 1, "resign adjudication"},
 		{"bad variant", []string{"--variant", "crazy", "random", "ab"}, 1, "unknown variant"},
 		{"bad pgn path", []string{"--pgn", filepath.Join(dir, "no", "dir.pgn"), "random", "ab"}, 1, "no such file"},
 	}
@@ -112,5 +116,58 @@ func TestArenaCommandBadInput(t *testing.T) {
 				t.Errorf("games were reported despite the error:\n%s", out)
 			}
 		})
+	}
+}
+
+func TestArenaCommandPerPlayerLimits(t *testing.T) {
+	out, errOut, code := runCLI(t, "", "arena", "--games", "2", "--plies", "10", "--progress=false", "--nodes", "100",
+		"ab:depth=1,movetime=1s", "random:seed=2,tc=30+0.1,nodes=0")
+	if code != 0 || !strings.Contains(out, "2 of 2 games played") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	_, errOut, code = runCLI(t, "", "arena", "--progress=false", "ab", "random:movetime=soon")
+	if code != 1 || !strings.Contains(errOut, `option movetime="soon"`) {
+		t.Errorf("exit %d, stderr:\n%s", code, errOut)
+	}
+}
+
+// TestArenaCommandResignAdjudication: two alpha-beta players score their
+// moves; a loss is adjudicated once one stays 2 pawns down.
+func TestArenaCommandResignAdjudication(t *testing.T) {
+	pgnPath := filepath.Join(t.TempDir(), "g.pgn")
+	out, errOut, code := runCLI(t, "", "arena", "--games", "4", "--plies", "300", "--progress=false", "--pgn", pgnPath,
+		"--resign", "movecount=2,score=200", "ab:depth=2", "ab:depth=1")
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	data, err := os.ReadFile(pgnPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `[Termination "adjudication"]`) {
+		t.Errorf("no game adjudicated:\n%s", data)
+	}
+}
+
+func TestCountForfeitsSaysHowFarOver(t *testing.T) {
+	games := func(overruns ...time.Duration) *arena.Result {
+		res := &arena.Result{Games: []arena.GameRecord{{Termination: arena.TermCheckmate}, {Termination: arena.TermIllegal}}}
+		for _, o := range overruns {
+			res.Games = append(res.Games, arena.GameRecord{Termination: arena.TermTime, Overrun: o})
+		}
+		return res
+	}
+	tests := []struct {
+		res  *arena.Result
+		want string
+	}{
+		{games(), "1 lost by illegal move"},
+		{games(250 * time.Millisecond), "1 lost by time forfeit (250ms over the time allowed, --timemargin 200ms included), 1 lost by illegal move"},
+		{games(900*time.Millisecond, 201*time.Millisecond, 300*time.Millisecond), "3 lost by time forfeit (201ms to 900ms over the time allowed, --timemargin 200ms included)"},
+	}
+	for _, tt := range tests {
+		if got := countForfeits(tt.res, 200*time.Millisecond); !strings.HasPrefix(got, tt.want) {
+			t.Errorf("got %q, want %q", got, tt.want)
+		}
 	}
 }

@@ -58,12 +58,14 @@ func runBench(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		}
 	}
 	known := map[string]bool{}
+	var names []string
 	for _, f := range benchFigures() {
 		known[f.name] = true
+		names = append(names, f.name)
 	}
 	for n := range want {
 		if !known[n] {
-			return fmt.Errorf("--only: unknown figure %q", n)
+			return fmt.Errorf("--only: unknown figure %q (the figures: %s)", n, strings.Join(names, ", "))
 		}
 	}
 	fmt.Fprintf(stdout, "# alicezero bench: %s/%s, %d CPUs, %s\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())

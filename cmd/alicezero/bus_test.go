@@ -266,3 +266,19 @@ func TestReplaceUnsafe(t *testing.T) {
 		}
 	}
 }
+
+func TestLearnNamesTheModesGiven(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{nil, "needs one of --data FOLDER, --listen HOST:PORT and --bus URL"},
+		{[]string{"--data", "shards", "--listen", "127.0.0.1:4222"}, "takes only one of --data, --listen and --bus, got --data and --listen"},
+	}
+	for _, tt := range tests {
+		_, errOut, code := runCLI(t, "", append([]string{"learn"}, tt.args...)...)
+		if code != 2 || !strings.Contains(errOut, tt.want) {
+			t.Errorf("learn %v: exit %d, stderr %q, want %q", tt.args, code, errOut, tt.want)
+		}
+	}
+}

@@ -34,6 +34,9 @@ func addEngineFlags(fs *flag.FlagSet, visitsHelp string) *engineFlags {
 // given, else the one --weights were trained for where their checkpoint
 // says, else name (the flag's default).
 func (f *engineFlags) variant(fs *flag.FlagSet, name string) (env.Variant, error) {
+	if err := f.check(); err != nil {
+		return env.Variant{}, err
+	}
 	if !flagSet(fs, "variant") {
 		trained, err := engine.TrainedVariant(*f.weights)
 		if err != nil {
@@ -46,7 +49,29 @@ func (f *engineFlags) variant(fs *flag.FlagSet, name string) (env.Variant, error
 	return lookupVariant(name)
 }
 
+// check refuses a flag out of the engine's range, naming the flag (0 is
+// refused too: it would silently mean the default).
+func (f *engineFlags) check() error {
+	for _, c := range []struct {
+		flag     string
+		v, limit int
+		unit     string
+	}{
+		{"--visits", *f.visits, engine.MaxVisits, ""},
+		{"--threads", *f.threads, engine.MaxThreads, ""},
+		{"--hash", *f.hash, engine.MaxHashMB, " MiB"},
+	} {
+		if c.v < 1 || c.v > c.limit {
+			return fmt.Errorf("%s %d: want 1..%d%s", c.flag, c.v, c.limit, c.unit)
+		}
+	}
+	return nil
+}
+
 func (f *engineFlags) newEngine(v env.Variant) (*engine.Engine, error) {
+	if err := f.check(); err != nil {
+		return nil, err
+	}
 	e, err := engine.New(engine.Options{Weights: *f.weights, Threads: *f.threads, Visits: *f.visits, HashMB: *f.hash, Variant: v})
 	if err != nil {
 		return nil, fmt.Errorf("--weights %s: %w", *f.weights, err)

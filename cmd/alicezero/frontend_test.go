@@ -68,14 +68,18 @@ func TestUnknownCommandsAreNotEchoedWhole(t *testing.T) {
 	}
 }
 
+// TestUCIGoNodesMustBePositive: a go with a bad limit is refused whole,
+// as the README says bad input is: no search, no bestmove; the next go
+// is answered.
 func TestUCIGoNodesMustBePositive(t *testing.T) {
-	for _, n := range []string{"0", "-5"} {
-		out, _, code := runCLI(t, "uci\nposition startpos\ngo nodes "+n+"\n", "uci", "--visits", "20")
-		if code != 0 || !strings.Contains(out, "info string error go: nodes must be at least 1, got "+n) {
-			t.Errorf("go nodes %s: exit %d, output %q", n, code, tail(out, 400))
+	for _, bad := range []string{"nodes 0", "nodes -5", "nodes abc", "movetime 0", "movetime -5"} {
+		out, _, code := runCLI(t, "uci\nposition startpos\ngo "+bad+"\nisready\ngo nodes 5\n", "uci", "--visits", "20")
+		errAt, readyAt := strings.Index(out, "info string error go: "), strings.Index(out, "readyok")
+		if code != 0 || errAt < 0 || readyAt < errAt {
+			t.Errorf("go %s: exit %d, output %q", bad, code, tail(out, 400))
 		}
-		if !strings.Contains(out, "\nbestmove ") || strings.Contains(out, "bestmove (none)") {
-			t.Errorf("go nodes %s: no legal bestmove in %q", n, tail(out, 400))
+		if strings.Count(out, "\nbestmove ") != 1 || strings.Index(out, "\nbestmove ") < readyAt {
+			t.Errorf("go %s: want one bestmove, after readyok (for the second go): %q", bad, tail(out, 400))
 		}
 	}
 }

@@ -68,6 +68,17 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) >= 2 && args[0] == "help" {
+		// "help CMD" is "CMD -h".
+		for _, c := range commands() {
+			if c.name == args[1] {
+				return run(ctx, []string{c.name, "-h"}, stdin, stdout, stderr)
+			}
+		}
+		fmt.Fprintf(stderr, "alicezero help: unknown command %q\n\n", args[1])
+		usage(stderr)
+		return 2
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(stdout)
 		if len(args) == 0 {

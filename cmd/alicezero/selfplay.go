@@ -221,8 +221,17 @@ func runLearn(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err := noArgs(fs); err != nil {
 		return err
 	}
-	if modes != 1 {
+	switch {
+	case modes == 0:
 		return usageError(fs, "needs one of --data FOLDER, --listen HOST:PORT and --bus URL")
+	case modes > 1:
+		var given []string
+		for _, f := range []string{"data", "listen", "bus"} {
+			if flagSet(fs, f) {
+				given = append(given, "--"+f)
+			}
+		}
+		return usageError(fs, "takes only one of --data, --listen and --bus, got %s", strings.Join(given, " and "))
 	}
 	if *maxStale == 0 {
 		return errors.New("--max-stale 0 would drop every shard not played by the newest network; use 1 or more, or -1 to keep all")

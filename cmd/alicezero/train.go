@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/alicezero/alicezero/configs"
@@ -133,7 +135,16 @@ func configFor(v env.Variant) string {
 // loadConfig reads a built-in configuration by name or a YAML file.
 func loadConfig(nameOrPath string) (*train.Config, error) {
 	if data, err := os.ReadFile(nameOrPath); err == nil {
-		return train.ParseConfig(data, nameOrPath)
+		cfg, defaulted, err := train.ParseConfigDefaulted(data, nameOrPath)
+		if err != nil {
+			return nil, err
+		}
+		// A file without a name is named by its file, not by the
+		// default configuration it inherits the rest from.
+		if slices.Contains(defaulted, "name") {
+			cfg.Name = strings.TrimSuffix(filepath.Base(nameOrPath), filepath.Ext(nameOrPath))
+		}
+		return cfg, nil
 	} else if strings.ContainsAny(nameOrPath, "/.") {
 		return nil, err
 	}

@@ -224,3 +224,26 @@ func TestTrainInitFlag(t *testing.T) {
 		t.Fatalf("--init builtin: exit %d\n%s\n%s", code, out, stderr)
 	}
 }
+
+// TestConfigFileIsNamedByItsFile: a file without a name: key is announced
+// by its file's name, not as the default configuration it inherits from.
+func TestConfigFileIsNamedByItsFile(t *testing.T) {
+	dir := t.TempDir()
+	named := filepath.Join(dir, "named.yaml")
+	anonymous := filepath.Join(dir, "fast-games.yaml")
+	if err := os.WriteFile(named, []byte("name: mine\nselfplay:\n  games_per_iteration: 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(anonymous, []byte("selfplay:\n  games_per_iteration: 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{named: "mine", anonymous: "fast-games", "tiny": "tiny"} {
+		cfg, err := loadConfig(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.Name != want {
+			t.Errorf("%s: named %q, want %q", path, cfg.Name, want)
+		}
+	}
+}

@@ -335,12 +335,15 @@ func TestUCIMalformedInput(t *testing.T) {
 		s.expectPrefix("readyok")
 	}
 	// The position is still the one after 1. e4.
-	s.send("go nodes x")
+	// A go whose limit cannot be read is bad input: refused whole (no
+	// bestmove follows; readyok comes next).
+	s.send("go nodes x", "isready")
 	s.expectPrefix("info string error")
-	best, _ := s.expectPrefix("bestmove")
-	checkBestmove(t, testPosition(t, env.Alice, "", "e2e4"), best)
+	if l, _ := s.expectPrefix("readyok"); l == "" {
+		t.Fatal("no readyok after the refused go")
+	}
 	s.send("go depth 3 nodes 20")
-	best, _ = s.expectPrefix("bestmove")
+	best, _ := s.expectPrefix("bestmove")
 	checkBestmove(t, testPosition(t, env.Alice, "", "e2e4"), best)
 	s.send("", "   ", "isready")
 	s.expectPrefix("readyok")

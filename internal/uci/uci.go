@@ -29,7 +29,8 @@
 //     still gets a searched move. Every other bestmove is a legal move.
 //   - Bad input (an unknown command, an illegal move, a line over 1 MiB, a
 //     limit such as "go nodes 0") is answered with "info string error
-//     ..." and otherwise ignored; the engine stays up.
+//     ..." and otherwise ignored; the engine stays up. A go whose nodes or
+//     movetime is not a number of at least 1 is not searched (no bestmove).
 //   - When the input ends during a search, the search stops and its best
 //     move so far is sent before the engine exits.
 package uci
@@ -279,9 +280,11 @@ func (s *session) position(args []string) {
 var goWords = []string{"wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime"}
 
 // parseGo reads a go command's limits, reporting (and skipping) what it
-// cannot use.
-func (s *session) parseGo(args []string) clock.Limits {
-	var lim clock.Limits
+// cannot use. A limit it cannot read (a word without its number, nodes or
+// movetime below 1) makes the whole command bad input: ok is false, and
+// the command is ignored, not searched with a default instead.
+func (s *session) parseGo(args []string) (lim clock.Limits, ok bool) {
+	ok = true
 	// A clock at zero or below (a GUI's lag) still means "move at once".
 	ms := func(n int) time.Duration { return time.Duration(max(n, 1)) * time.Millisecond }
 	depth := 0
@@ -302,13 +305,15 @@ func (s *session) parseGo(args []string) clock.Limits {
 			continue
 		}
 		if i+1 >= len(args) {
-			s.errorf("go: %s needs a value", w)
+			s.errorf("go: %s needs a value; go ignored", w)
+			ok = false
 			break
 		}
 		i++
 		n, err := strconv.ParseInt(args[i], 10, 64)
 		if err != nil {
-			s.errorf("go: %s: %s is not a number", w, echo(args[i]))
+			s.errorf("go: %s: %s is not a number; go ignored", w, echo(args[i]))
+			ok = false
 			continue
 		}
 		v := int(max(math.MinInt32, min(n, math.MaxInt32)))
@@ -324,10 +329,16 @@ func (s *session) parseGo(args []string) clock.Limits {
 		case "movestogo":
 			lim.MovesToGo = max(v, 0)
 		case "movetime":
+			if n < 1 {
+				s.errorf("go: movetime must be at least 1 ms, got %d; go ignored", n)
+				ok = false
+				continue
+			}
 			lim.MoveTime = ms(v)
 		case "nodes":
 			if n < 1 {
-				s.errorf("go: nodes must be at least 1, got %d; ignored", n)
+				s.errorf("go: nodes must be at least 1, got %d; go ignored", n)
+				ok = false
 				continue
 			}
 			lim.Nodes = n
@@ -340,11 +351,14 @@ func (s *session) parseGo(args []string) clock.Limits {
 	if depth > 0 && lim.Nodes == 0 && lim.MoveTime == 0 && lim.WTime == 0 && lim.BTime == 0 && !lim.Infinite {
 		s.out.printf("info string depth limits are not supported (a tree search has no fixed depth); searching %d visits", s.e.Options().Visits)
 	}
-	return lim
+	return lim, ok
 }
 
 func (s *session) goCmd(ctx context.Context, args []string) {
-	lim := s.parseGo(args)
+	lim, ok := s.parseGo(args)
+	if !ok {
+		return
+	}
 	pos := s.e.Position()
 	multiPV, showWDL := s.multiPV, s.showWDL
 	s.search.Start(ctx, func(ctx context.Context) {

@@ -133,16 +133,22 @@ func TestGameOverAnswer(t *testing.T) {
 	}
 }
 
+// TestGoLimits: a go whose limit cannot be read (ignored, below) is
+// answered with an error and not searched at all, as bad input is.
 func TestGoLimits(t *testing.T) {
+	const ignored = "go ignored"
 	for _, tt := range []struct {
 		words string
 		want  clock.Limits
 		err   string
 	}{
 		{"nodes 500", clock.Limits{Nodes: 500}, ""},
-		{"nodes 0", clock.Limits{}, "nodes must be at least 1, got 0"},
-		{"nodes -5", clock.Limits{}, "nodes must be at least 1, got -5"},
-		{"nodes many", clock.Limits{}, `nodes: "many" is not a number`},
+		{"nodes 0", clock.Limits{}, "nodes must be at least 1, got 0; " + ignored},
+		{"nodes -1", clock.Limits{}, "nodes must be at least 1, got -1; " + ignored},
+		{"nodes many", clock.Limits{}, `nodes: "many" is not a number; ` + ignored},
+		{"movetime 0", clock.Limits{}, "movetime must be at least 1 ms, got 0; " + ignored},
+		{"movetime -5", clock.Limits{}, "movetime must be at least 1 ms, got -5; " + ignored},
+		{"nodes 100 movetime", clock.Limits{}, "movetime needs a value; " + ignored},
 		{"movetime 250", clock.Limits{MoveTime: 250 * time.Millisecond}, ""},
 		{"wtime 60000 btime -20 winc 1000 binc 1000 movestogo 5", clock.Limits{WTime: time.Minute, BTime: time.Millisecond,
 			WInc: time.Second, BInc: time.Second, MovesToGo: 5}, ""},
@@ -153,14 +159,19 @@ func TestGoLimits(t *testing.T) {
 		e := enginetest.New()
 		out := script(t, e, "go "+tt.words+"\n")
 		lims := e.Limits()
-		if len(lims) != 1 || lims[0] != tt.want {
+		rejected := strings.Contains(tt.err, ignored)
+		if rejected {
+			if len(lims) != 0 || has(out, prefixed("bestmove ")) {
+				t.Errorf("go %s: searched %+v despite the bad limit:\n%s", tt.words, lims, strings.Join(out, "\n"))
+			}
+		} else if len(lims) != 1 || lims[0] != tt.want {
 			t.Errorf("go %s: limits %+v, want %+v", tt.words, lims, tt.want)
 		}
 		gotErr := has(out, prefixed("info string error"))
 		if (tt.err != "") != gotErr || (tt.err != "" && !has(out, func(l string) bool { return strings.Contains(l, tt.err) })) {
 			t.Errorf("go %s: output\n%s\nwant error %q", tt.words, strings.Join(out, "\n"), tt.err)
 		}
-		if !has(out, prefixed("bestmove ")) {
+		if !rejected && !has(out, prefixed("bestmove ")) {
 			t.Errorf("go %s: no bestmove", tt.words)
 		}
 	}

@@ -44,6 +44,7 @@ func TestMain(m *testing.M) {
 //	slow     answers go after 3 s (reading commands meanwhile)
 //	nocombo  lists UCI_Variant without alice
 //	options  lists the option Hash and plays the first legal move
+//	echo     like options, and writes each go command to its stderr
 func fakeUCI(mode string, in io.Reader, out io.Writer) int {
 	var mu sync.Mutex // the slow mode answers from another goroutine
 	w := bufio.NewWriter(out)
@@ -71,7 +72,7 @@ func fakeUCI(mode string, in io.Reader, out io.Writer) int {
 			switch mode {
 			case "nocombo":
 				say("option name UCI_Variant type combo default chess var chess var crazyhouse")
-			case "options":
+			case "options", "echo":
 				say("option name UCI_Variant type combo default chess var chess var alice")
 				say("option name Hash type spin default 16 min 1 max 1024")
 			}
@@ -96,6 +97,8 @@ func fakeUCI(mode string, in io.Reader, out io.Writer) int {
 				return 3
 			case "illegal":
 				best = "a1a1"
+			case "echo":
+				fmt.Fprintf(os.Stderr, "got %s\n", strings.Join(f, " "))
 			case "slow":
 				late.Go(func() {
 					time.Sleep(3 * time.Second)

@@ -90,7 +90,7 @@ const (
 	TermThreefold   Termination = "threefold repetition"
 	TermFiftyMove   Termination = "fifty-move rule"
 	TermDead        Termination = "dead position"
-	TermAdjudicated Termination = "adjudication" // ply cap reached: scored a draw
+	TermAdjudicated Termination = "adjudication" // ply cap reached (a draw), or the scores' verdict
 	TermTime        Termination = "time forfeit"
 	TermIllegal     Termination = "illegal move"
 	TermFailure     Termination = "engine failure" // crashed, hung up or failed to start
@@ -155,6 +155,11 @@ type Config struct {
 	// StartTimeout bounds a player's start-up (a UCI engine's uciok);
 	// 0 means DefaultStartTimeout.
 	StartTimeout time.Duration
+	// Draw and Resign, when set, adjudicate games by the players' scores
+	// (players that implement player.Scorer; a move without a score
+	// restarts the count), recorded as adjudication. Off by default.
+	Draw   *DrawRule
+	Resign *ResignRule
 	// SPRT, when set, tests the first player against the second (exactly
 	// two players) and stops the match once it decides.
 	SPRT *SPRT
@@ -186,8 +191,12 @@ type GameRecord struct {
 	Game        *env.Game
 	Result      env.Result
 	Termination Termination
-	// Detail explains a forfeit (the player's error); "" otherwise.
+	// Detail explains a forfeit (the player's error) or a score
+	// adjudication; "" otherwise.
 	Detail string
+	// Overrun is, for a loss on time, how far the move went past the
+	// loser's move time or clock (the margin included in it).
+	Overrun time.Duration
 }
 
 // PairingResult is the record of one pairing from player A's side.
@@ -248,8 +257,11 @@ type slot struct {
 }
 
 type runner struct {
-	cfg      Config
-	specs    []player.Spec
+	cfg   Config
+	specs []player.Spec
+	// tcs are the players' own time controls: Config.TimeControl with
+	// the limit options of their specs applied (see playerLimits).
+	tcs      []clock.Limits
 	setup    player.Setup
 	openings []Opening
 	starts   []*env.Position
@@ -332,7 +344,15 @@ func newRunner(cfg Config) (*runner, error) {
 			return nil, fmt.Errorf("player %q given twice (names must differ: e.g. random:seed=1, random:seed=2)", text)
 		}
 		seen[text] = true
+		s, tc, err := playerLimits(s, cfg.TimeControl)
+		if err != nil {
+			return nil, err
+		}
+		if err := tc.Validate(); err != nil {
+			return nil, fmt.Errorf("player %q: %w", text, err)
+		}
 		r.specs = append(r.specs, s)
+		r.tcs = append(r.tcs, tc)
 	}
 	if cfg.Anchor != "" && !seen[cfg.Anchor] {
 		return nil, fmt.Errorf("rating anchor %q is not one of the players", cfg.Anchor)
@@ -527,7 +547,7 @@ func (r *runner) play(ctx context.Context, s *slot, t task) (rec GameRecord, ok 
 	finish := func(res env.Result, term Termination, detail string) (GameRecord, bool) {
 		rec.Result, rec.Termination, rec.Detail = res, term, detail
 		rec.Game = r.pgnGame(rec, moves, date)
-		if detail != "" {
+		if detail != "" && term != TermAdjudicated {
 			r.logf("game %d (%s vs %s): %s: %s", t.number, cfg.Players[t.white], cfg.Players[t.black], term, detail)
 		}
 		return rec, true
@@ -559,30 +579,58 @@ func (r *runner) play(ctx context.Context, s *slot, t task) (rec GameRecord, ok 
 		ps[c] = p
 	}
 
-	tc := cfg.TimeControl
-	clocked := tc.WTime > 0
-	clocks := [2]time.Duration{tc.WTime, tc.BTime} // by env.Colour
+	// Each side has its own time control (per-player limits); a side's
+	// clock counts when its base time is positive.
+	tcs := [2]clock.Limits{r.tcs[t.white], r.tcs[t.black]} // by env.Colour
+	clocked := [2]bool{tcs[env.White].WTime > 0, tcs[env.Black].WTime > 0}
+	clocks := [2]time.Duration{tcs[env.White].WTime, tcs[env.Black].WTime}
+	adj := adjudicator{draw: cfg.Draw, resign: cfg.Resign}
 	var ml env.MoveList
 	for {
 		if st := pos.StatusWithCap(cfg.PlyCap); st.IsOver() {
 			return finish(pos.Outcome(st), terminationOf(st), "")
 		}
 		c := pos.SideToMove()
+		tc := tcs[c]
 		limits := clock.Limits{Nodes: tc.Nodes, MoveTime: tc.MoveTime, Overhead: tc.Overhead}
-		// hard is the longest the move may take before it loses on time.
-		var hard time.Duration
+		// allowed is the move's time (its move time or the clock left,
+		// whichever is less), hard the longest it may take before it
+		// loses on time: allowed plus the margin.
+		var allowed, hard time.Duration
+		var what string
 		switch {
-		case clocked:
-			limits.WTime, limits.BTime = clocks[env.White], clocks[env.Black]
-			limits.WInc, limits.BInc = tc.WInc, tc.BInc
-			hard = clocks[c] + cfg.TimeMargin
-			if tc.MoveTime > 0 {
-				hard = min(hard, tc.MoveTime+cfg.TimeMargin)
+		case clocked[c]:
+			// The opponent's clock is passed when it has one (0: none).
+			for _, side := range []env.Colour{env.White, env.Black} {
+				if clocked[side] {
+					left, inc := clocks[side], tcs[side].WInc
+					if side == env.White {
+						limits.WTime, limits.WInc = left, inc
+					} else {
+						limits.BTime, limits.BInc = left, inc
+					}
+				}
 			}
+			allowed, what = max(clocks[c], 0), "clock"
+			if tc.MoveTime > 0 && tc.MoveTime < allowed {
+				allowed, what = tc.MoveTime, "move time"
+			}
+			hard = allowed + cfg.TimeMargin
 		case tc.MoveTime > 0:
-			hard = tc.MoveTime + cfg.TimeMargin
+			allowed, what = tc.MoveTime, "move time"
+			hard = allowed + cfg.TimeMargin
 		default:
+			allowed, what = cfg.MoveTimeout, "move timeout"
 			hard = cfg.MoveTimeout
+		}
+		// onTime describes a loss on time and records its overrun.
+		onTime := func(name string, elapsed time.Duration) (GameRecord, bool) {
+			rec.Overrun = max(elapsed-allowed, 0)
+			detail := fmt.Sprintf("%s took %v, %v over its %v %s", name, elapsed.Round(time.Millisecond), rec.Overrun.Round(time.Millisecond), allowed.Round(time.Millisecond), what)
+			if hard > allowed {
+				detail += fmt.Sprintf(" (the margin is %v: --timemargin)", cfg.TimeMargin)
+			}
+			return finish(loses(c), TermTime, detail)
 		}
 		moveCtx, cancel := ctx, context.CancelFunc(func() {})
 		if hard > 0 {
@@ -605,13 +653,13 @@ func (r *runner) play(ctx context.Context, s *slot, t task) (rec GameRecord, ok 
 			case errors.As(err, &ime):
 				return finish(loses(c), TermIllegal, err.Error())
 			case timedOut:
-				return finish(loses(c), TermTime, fmt.Sprintf("%s: no move within %v: %v", name, hard, err))
+				return onTime(name, elapsed)
 			}
 			return finish(loses(c), TermFailure, err.Error())
 		}
 		if hard > 0 && elapsed > hard {
 			r.discard(s, sides[c])
-			return finish(loses(c), TermTime, fmt.Sprintf("%s took %v, allowed %v", name, elapsed.Round(time.Millisecond), hard))
+			return onTime(name, elapsed)
 		}
 		pos.LegalMoves(&ml)
 		if !ml.Contains(m) {
@@ -619,12 +667,18 @@ func (r *runner) play(ctx context.Context, s *slot, t task) (rec GameRecord, ok 
 			err := &player.IllegalMoveError{Player: name, Move: m.UCI(), Err: fmt.Errorf("not legal in %s", pos.FEN())}
 			return finish(loses(c), TermIllegal, err.Error())
 		}
-		if clocked {
-			_, inc := tc.Clock(c)
-			clocks[c] += inc - elapsed
+		if clocked[c] {
+			clocks[c] += tc.WInc - elapsed
 		}
 		pos.MakeMove(m)
 		moves = append(moves, m)
+		if adj.draw != nil || adj.resign != nil {
+			if st := pos.Status(); !st.IsOver() {
+				if res, why, ok := adj.observe(pos, c, ps[c]); ok {
+					return finish(res, TermAdjudicated, why)
+				}
+			}
+		}
 	}
 }
 
@@ -650,8 +704,15 @@ func (r *runner) pgnGame(rec GameRecord, moves []env.Move, date time.Time) *env.
 	g.SetTag("Black", cfg.Players[rec.Black])
 	g.SetTag("Termination", string(rec.Termination))
 	g.SetTag("PlyCount", strconv.Itoa(len(moves)))
-	if tc := cfg.TimeControl; tc.WTime > 0 {
-		g.SetTag("TimeControl", fmt.Sprintf("%g+%g", tc.WTime.Seconds(), tc.WInc.Seconds()))
+	// One TimeControl tag when both sides had the same clock, else one
+	// per side (cutechess's WhiteTimeControl and BlackTimeControl).
+	wtc, btc := pgnTimeControl(r.tcs[rec.White]), pgnTimeControl(r.tcs[rec.Black])
+	switch {
+	case wtc == btc && wtc != "-":
+		g.SetTag("TimeControl", wtc)
+	case wtc != btc:
+		g.SetTag("WhiteTimeControl", wtc)
+		g.SetTag("BlackTimeControl", btc)
 	}
 	g.SetTag("Opening", rec.Opening.Name)
 	return g

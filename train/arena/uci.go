@@ -44,6 +44,10 @@ type UCIEngine struct {
 	reader       conc.WaitGroup
 	startTimeout time.Duration
 	closed       bool
+	// score is the last score the engine printed during its last move
+	// (LastScore), valid when scored is set.
+	score  int
+	scored bool
 }
 
 // NewUCIFromSpec is the factory of "uci:COMMAND LINE[,Option=Value]...":
@@ -171,6 +175,7 @@ func (e *UCIEngine) Move(ctx context.Context, pos *env.Position, limits clock.Li
 	if err := e.send(goCommand(limits)); err != nil {
 		return env.NoMove, err
 	}
+	e.scored = false
 	var best string
 	for best == "" {
 		select {
@@ -179,6 +184,11 @@ func (e *UCIEngine) Move(ctx context.Context, pos *env.Position, limits clock.Li
 				return env.NoMove, e.exitedError("while thinking")
 			}
 			f := strings.Fields(line)
+			if len(f) > 0 && f[0] == "info" {
+				if cp, ok := infoScore(f); ok {
+					e.score, e.scored = cp, true
+				}
+			}
 			if len(f) > 0 && f[0] == "bestmove" {
 				best = "(none)"
 				if len(f) > 1 {
@@ -195,6 +205,35 @@ func (e *UCIEngine) Move(ctx context.Context, pos *env.Position, limits clock.Li
 		return env.NoMove, &player.IllegalMoveError{Player: e.name, Move: best, Err: err}
 	}
 	return m, nil
+}
+
+// LastScore implements player.Scorer: the last "info ... score" of the
+// engine's last move, "score mate N" as ±player.MateScore.
+func (e *UCIEngine) LastScore() (int, bool) { return e.score, e.scored }
+
+// infoScore reads the score of an info line's words: "score cp C" or
+// "score mate N" (bounds included).
+func infoScore(f []string) (int, bool) {
+	for i := 0; i+2 < len(f); i++ {
+		if f[i] != "score" {
+			continue
+		}
+		n, err := strconv.Atoi(f[i+2])
+		if err != nil {
+			return 0, false
+		}
+		switch f[i+1] {
+		case "cp":
+			return max(-player.MateScore+1, min(n, player.MateScore-1)), true
+		case "mate":
+			if n <= 0 { // mate 0: mated already, as Stockfish says
+				return -player.MateScore, true
+			}
+			return player.MateScore, true
+		}
+		return 0, false
+	}
+	return 0, false
 }
 
 // Close sends quit, waits a little for the engine to exit and kills it if

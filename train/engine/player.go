@@ -18,6 +18,9 @@ import (
 type Player struct {
 	name string
 	e    *Engine
+	// score is the last move's score (LastScore), valid when scored is set.
+	score  int
+	scored bool
 }
 
 // NewPlayer returns a player named name (by convention its spec) that
@@ -52,12 +55,26 @@ func (p *Player) Move(ctx context.Context, pos *env.Position, limits clock.Limit
 	if err := p.e.SetGame(pos); err != nil {
 		return env.NoMove, err
 	}
+	p.scored = false
 	res, err := p.e.Go(ctx, limits, mcts.Progress{})
 	if err != nil {
 		return env.NoMove, err
 	}
+	switch {
+	case res.MateIn > 0:
+		p.score = player.MateScore
+	case res.MateIn < 0:
+		p.score = -player.MateScore
+	default:
+		p.score = Centipawns(res.RootValue)
+	}
+	p.scored = true
 	return res.BestMove, nil
 }
+
+// LastScore implements player.Scorer: the last search's root value on the
+// UCI centipawn scale (Centipawns), a proven mate as ±player.MateScore.
+func (p *Player) LastScore() (int, bool) { return p.score, p.scored }
 
 // Close implements player.Player.
 func (p *Player) Close() error { return p.e.Close() }

@@ -49,3 +49,16 @@ func (e *IllegalMoveError) Error() string {
 }
 
 func (e *IllegalMoveError) Unwrap() error { return e.Err }
+
+// MateScore is the score a Scorer gives a position it has proven won
+// (−MateScore: lost), beyond every centipawn score.
+const MateScore = 100_000
+
+// Scorer is implemented by players that report how they judged the
+// position after their last move: centipawns from their own side's view
+// (the side that just moved), a proven mate as ±MateScore. The arena's
+// score adjudication reads it. ok is false when the last move had no
+// score (e.g. an engine that printed none).
+type Scorer interface {
+	LastScore() (cp int, ok bool)
+}

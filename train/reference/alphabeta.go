@@ -10,6 +10,7 @@ import (
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/internal/seed"
+	"github.com/alicezero/alicezero/train/player"
 )
 
 // Scores are in centipawns from the side to move's point of view. A mate
@@ -69,6 +70,9 @@ type AlphaBeta struct {
 	cfg      AlphaBetaConfig
 	gameSeed uint64
 	s        *searcher
+	// score is the last move's search score, valid when scored is set.
+	score  int
+	scored bool
 }
 
 // SearchResult is the outcome of one search.
@@ -109,11 +113,25 @@ func (a *AlphaBeta) Close() error { return nil }
 
 // Move searches pos and returns the best move found.
 func (a *AlphaBeta) Move(ctx context.Context, pos *env.Position, limits clock.Limits) (env.Move, error) {
+	a.scored = false
 	r, err := a.Search(ctx, pos, limits)
 	if err != nil {
 		return env.NoMove, err
 	}
+	a.score, a.scored = r.Score, true
 	return r.Move, nil
+}
+
+// LastScore implements player.Scorer: the last search's score, a mate as
+// ±player.MateScore.
+func (a *AlphaBeta) LastScore() (int, bool) {
+	switch {
+	case a.score >= MateScore-maxPly:
+		return player.MateScore, a.scored
+	case a.score <= -MateScore+maxPly:
+		return -player.MateScore, a.scored
+	}
+	return a.score, a.scored
 }
 
 // Search runs the iterative-deepening search on pos (left unchanged).
