@@ -248,7 +248,7 @@ var engineLines = []string{
 // (the tree search alone, without the tactical guard), visits over time
 // summed over engineLines.
 func measureEngine(ctx context.Context) (float64, error) {
-	e, err := engine.New(engine.Options{EvalWorkers: 1, NoTactics: true})
+	e, err := engine.New(engine.Options{EvalWorkers: 1})
 	if err != nil {
 		return 0, err
 	}

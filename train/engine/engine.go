@@ -84,10 +84,11 @@ type Options struct {
 	// Seed fixes the search's random choices (tie-breaks; play uses no
 	// noise).
 	Seed uint64
-	// NoTactics turns off the tactical guard of timed searches (an exact
-	// alpha-beta beside the tree for short forced mates, see tactics.go),
-	// to measure the tree search alone.
-	NoTactics bool
+	// Tactics turns on the tactical guard of timed searches: an exact
+	// alpha-beta beside the tree for short forced mates (tactics.go). It
+	// is off by default until an equal-time match shows that it wins
+	// (docs/EVALUATION.md).
+	Tactics bool
 }
 
 // withDefaults returns o with its zero fields replaced by the defaults.
@@ -534,7 +535,7 @@ func (e *Engine) search(ctx context.Context, lim clock.Limits, progress mcts.Pro
 		return mcts.Result{}, errors.Join(readyErr, fmt.Errorf("engine: %w", err))
 	}
 	budget := lim.Budget(root.SideToMove())
-	guarded := !e.opts.NoTactics && budget > 0 && !lim.Infinite
+	guarded := e.opts.Tactics && budget > 0 && !lim.Infinite
 	treeCtx := ctx
 	if guarded {
 		if e.guard == nil {

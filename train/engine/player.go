@@ -146,7 +146,7 @@ func specOptions(spec player.Spec) (Options, error) {
 		case "tactics":
 			var on bool
 			on, err = onOff(opt.Value)
-			o.NoTactics = !on
+			o.Tactics = on
 		default:
 			err = fmt.Errorf("unknown option (want visits, gumbel, threads, hash or tactics)")
 		}

@@ -19,7 +19,7 @@ import (
 // by visits when it does. A material alpha-beta's mate scores are exact
 // (quiescence lets the defender stand pat, so a mate is only claimed when
 // every defence was searched), so the guard overrules the tree only on
-// proofs. It runs only in searches with a time budget: node-budget
+// proofs. It runs when Options.Tactics asks for it, and only in searches with a time budget: node-budget
 // searches stay the tree search alone, comparable visit for visit.
 const (
 	// guardMateShare is the share of the move's budget the mate search at

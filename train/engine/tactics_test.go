@@ -18,11 +18,11 @@ var mateInTwo = []string{
 
 // A timed search plays a forced mate the guard proves, reporting it, even
 // where the tree search alone, held to a handful of visits, cannot see it;
-// with NoTactics the same search reports no mate.
+// without Tactics the same search reports no mate.
 func TestGuardFindsForcedMates(t *testing.T) {
 	for _, fen := range mateInTwo {
-		for _, noTactics := range []bool{false, true} {
-			e := newEngine(t, Options{Weights: NoWeights, NoTactics: noTactics})
+		for _, tactics := range []bool{true, false} {
+			e := newEngine(t, Options{Weights: NoWeights, Tactics: tactics})
 			if err := e.SetPosition(fen, nil); err != nil {
 				t.Fatal(err)
 			}
@@ -37,7 +37,7 @@ func TestGuardFindsForcedMates(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if noTactics {
+			if !tactics {
 				if res.MateIn != 0 {
 					t.Errorf("%s without the guard: mate in %d after %d playouts; the test needs a tree that cannot see it", fen, res.MateIn, res.Nodes)
 				}
