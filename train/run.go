@@ -445,11 +445,10 @@ func initWeights(w, init *model.Weights, name string, cfg *Config, v env.Variant
 	if err := init.Config().Fits(v); err != nil {
 		return fmt.Errorf("--init %s: cannot start a run of %s from it: %w", name, v.Name, err)
 	}
-	if got, want := init.Config(), w.Config(); got != want {
-		return fmt.Errorf("--init %s: its network is %v, the configuration's (model preset %q) is %v: choose a configuration of that architecture",
-			name, got, cfg.Model.Preset, want)
+	if err := w.CopyFrom(init); err != nil {
+		return fmt.Errorf("--init %s: the configuration's model preset is %q: %w: choose a configuration of that architecture", name, cfg.Model.Preset, err)
 	}
-	return w.CopyFrom(init)
+	return nil
 }
 
 // loadBuffer rebuilds the replay window from the shards the checkpoint

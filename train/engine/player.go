@@ -144,9 +144,9 @@ func specOptions(spec player.Spec) (Options, error) {
 		case "gumbel":
 			o.Gumbel, err = strconv.ParseBool(opt.Value)
 		case "tactics":
-			var on bool
-			on, err = onOff(opt.Value)
-			o.Tactics = on
+			if o.Tactics, err = spec.Bool("tactics", false); err != nil {
+				return o, err // it names the spec and the option
+			}
 		default:
 			err = fmt.Errorf("unknown option (want visits, gumbel, threads, hash or tactics)")
 		}
@@ -166,19 +166,4 @@ func atLeastOne(s string) (int, error) {
 		return 0, fmt.Errorf("must be at least 1")
 	}
 	return n, nil
-}
-
-// onOff reads a switch: on/off, or what strconv.ParseBool takes.
-func onOff(s string) (bool, error) {
-	switch s {
-	case "on":
-		return true, nil
-	case "off":
-		return false, nil
-	}
-	b, err := strconv.ParseBool(s)
-	if err != nil {
-		return false, fmt.Errorf("want on or off")
-	}
-	return b, nil
 }
