@@ -574,6 +574,10 @@ type engineRun struct {
 	lastInfo time.Time
 }
 
+// engineMinBatch is the smallest batch a worker of several gathers: one
+// lane group of the fast evaluator.
+const engineMinBatch = 8
+
 // Search runs an engine-mode search of one tree within lim: Config.Workers
 // goroutines, each gathering up to Config.BatchSize leaves at once with
 // virtual loss. The search stops at lim.Nodes playouts, at the time
@@ -612,7 +616,12 @@ func (s *Searcher) Search(ctx context.Context, t *Tree, lim clock.Limits, progre
 	useGumbel := s.cfg.Gumbel && timeBudget == 0 && !lim.Infinite
 	t.beginSearch(budget, useGumbel, true, false)
 
-	r := &engineRun{s: s, t: t, progress: progress, ctx: ctx, start: time.Now(), batch: s.cfg.BatchSize}
+	// The workers share one budget of leaves in flight, BatchSize: more
+	// would spread virtual loss over moves the search would not try and
+	// make the workers collide in the tree. Below engineMinBatch a batch
+	// costs the network about as much as at it.
+	batch := max(min(s.cfg.BatchSize, engineMinBatch), s.cfg.BatchSize/s.cfg.Workers)
+	r := &engineRun{s: s, t: t, progress: progress, ctx: ctx, start: time.Now(), batch: batch}
 	if budget < math.MaxInt32 {
 		// A small node budget gathers smaller batches: virtual loss
 		// spreads a batch's leaves over moves the search would not

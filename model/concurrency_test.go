@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -228,5 +229,59 @@ func TestPresetsAndInit(t *testing.T) {
 	}
 	if err := a.checkFinite(); err != nil {
 		t.Error(err)
+	}
+}
+
+// Callers evaluating at once, each on a worker of its own or splitting with
+// idle ones, get what a lone caller gets.
+func TestConcurrentCallers(t *testing.T) {
+	cfg := mustPreset(t, "tiny")
+	w := mustWeights(t, cfg, 82)
+	const n = 19 // three lane groups, the last partly filled
+	ref, err := NewFastEvaluator(w, FastOptions{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ref.Close()
+	batches := make([][]float32, 4)
+	wantP, wantW := make([][]float32, len(batches)), make([][]float32, len(batches))
+	for i := range batches {
+		batches[i] = randomPlanes(rand.New(rand.NewPCG(uint64(i), 9)), n)
+		wantP[i], wantW[i] = make([]float32, n*env.PolicySize), make([]float32, n*env.WDLSize)
+		if err := ref.Evaluate(batches[i], n, wantP[i], wantW[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, o := range []FastOptions{{Workers: 2, Callers: 2}, {Workers: 3, Callers: 1}, {Workers: 2, Callers: 4}} {
+		fev, err := NewFastEvaluator(w, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		for g := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				p, v := make([]float32, n*env.PolicySize), make([]float32, n*env.WDLSize)
+				for r := range 10 {
+					i := (g + r) % len(batches)
+					if err := fev.Evaluate(batches[i], n, p, v); err != nil {
+						t.Error(err)
+						return
+					}
+					if d := maxAbsDiff(p, wantP[i]) + maxAbsDiff(v, wantW[i]); d != 0 {
+						t.Errorf("%+v: caller %d batch %d differs from a lone caller's by %g", o, g, i, d)
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		if err := fev.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := fev.Evaluate(batches[0], n, wantP[0], wantW[0]); !errors.Is(err, ErrClosed) {
+			t.Errorf("%+v: Evaluate after Close: %v, want ErrClosed", o, err)
+		}
 	}
 }

@@ -97,9 +97,11 @@
 // # Errors and concurrency
 //
 // Functions return errors with context and never panic across the package
-// boundary (gorgonia's panics are recovered and converted). Evaluators
-// and Trainer are safe for concurrent use (evaluators and trainer
-// serialise calls). The package keeps no mutable global state of its own
+// boundary (gorgonia's panics are recovered and converted). Evaluators are
+// safe for concurrent use: FastEvaluator runs concurrent calls side by
+// side, each on a worker of its own (FastOptions.Callers), the graph
+// evaluator serialises them. A Trainer is used by one goroutine at a
+// time; evaluators hold their own copies of the weights. The package keeps no mutable global state of its own
 // beyond a sync.Once that sets gorgonia's process-wide BLAS, once, and one
 // package-level mutex that serialises gorgonia graph construction, which
 // touches gorgonia's globals.

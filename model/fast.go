@@ -14,10 +14,16 @@ import (
 
 // FastOptions tunes a FastEvaluator. The zero value picks defaults.
 type FastOptions struct {
-	// Workers is how many goroutines one batch is split across (the caller's
-	// goroutine counts as one). Default: GOMAXPROCS. Use 1 when many
-	// evaluators run side by side, e.g. one per self-play worker.
+	// Workers is how many goroutines evaluate at once, the callers'
+	// included: one call splits its batch across the workers idle at the
+	// time. Default: GOMAXPROCS. Use 1 when many evaluators run side by
+	// side, e.g. one per self-play worker.
 	Workers int
+	// Callers is how many goroutines are expected to call Evaluate at
+	// once (search threads); default 1. A call leaves a worker idle for
+	// each of the others that is not evaluating, rather than make it wait
+	// for a whole batch of its own.
+	Callers int
 	// Portable selects the pure-Go kernels even where assembly ones are
 	// available: for tests and comparisons. The purego build tag removes
 	// the assembly entirely.
@@ -34,19 +40,23 @@ type FastOptions struct {
 // kernels in Go assembly where the CPU has them (pure Go otherwise, or with
 // the purego build tag); biases, ReLUs and residual adds are fused into
 // the output transform; buffers are preallocated (no allocation per call
-// once running) and a batch is split across worker goroutines by groups of
-// lanes positions. It computes what the gorgonia graph computes, to
-// float32 rounding. Safe for concurrent use, but calls are serialised:
-// the search (package mcts) merges its workers' and games' leaves into one
-// batch per call itself.
+// once running). It computes what the gorgonia graph computes, to float32
+// rounding.
+//
+// Safe for concurrent use: each call runs on a worker of its own (it waits
+// for one when all are busy) and splits its batch, by groups of lanes
+// positions, with the workers idle at that moment. Concurrent callers
+// (several search threads) therefore each keep a core busy without handing
+// work to parked goroutines, whose wake-up on a virtual machine can cost
+// as much as a lane group's evaluation.
 type FastEvaluator struct {
-	mu      sync.Mutex
-	w       *Weights // our own copy, see SetWeights
-	net     *fastNet // w's filters in the fast path's layouts
-	workers []*fastWorker
-	jobs    []chan fastJob // jobs[i] feeds workers[i+1]; workers[0] runs on the caller
-	done    chan error
-	next    atomic.Int64 // the next lane group of the batch in progress
+	mu      sync.RWMutex // Evaluate holds it shared; SetWeights and Close alone
+	w       *Weights     // our own copy, see SetWeights
+	net     *fastNet     // w's filters in the fast path's layouts
+	idle    chan *fastWorker
+	helpers chan fastTask // to the goroutines that run borrowed workers
+	callers int           // FastOptions.Callers
+	leading atomic.Int32  // calls in progress
 	wg      conc.WaitGroup
 	closed  bool
 }
@@ -61,6 +71,12 @@ type fastJob struct {
 	next                *atomic.Int64
 }
 
+// fastTask is a job for a worker borrowed by another call's worker.
+type fastTask struct {
+	job fastJob
+	wk  *fastWorker
+}
+
 // NewFastEvaluator returns a fast evaluator over a copy of w. Call Close to
 // stop its worker goroutines.
 func NewFastEvaluator(w *Weights, opts FastOptions) (*FastEvaluator, error) {
@@ -70,7 +86,10 @@ func NewFastEvaluator(w *Weights, opts FastOptions) (*FastEvaluator, error) {
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
-	if opts.Workers > 256 {
+	if opts.Callers <= 0 {
+		opts.Callers = 1
+	}
+	if opts.Workers > 256 || opts.Callers > 256 {
 		return nil, fmt.Errorf("model: fast evaluator: unreasonable options %+v", opts)
 	}
 	if opts.Portable {
@@ -80,18 +99,22 @@ func NewFastEvaluator(w *Weights, opts FastOptions) (*FastEvaluator, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &FastEvaluator{w: w.Clone(), done: make(chan error, opts.Workers)}
-	e.net = newFastNet(e.w)
-	for i := 0; i < opts.Workers; i++ {
-		e.workers = append(e.workers, newFastWorker(e.net, k))
+	e := &FastEvaluator{
+		w:       w.Clone(),
+		idle:    make(chan *fastWorker, opts.Workers),
+		helpers: make(chan fastTask, opts.Workers),
+		callers: opts.Callers,
 	}
-	for i := 1; i < opts.Workers; i++ {
-		ch := make(chan fastJob, 1)
-		e.jobs = append(e.jobs, ch)
-		wk := e.workers[i]
+	e.net = newFastNet(e.w)
+	for range opts.Workers {
+		e.idle <- newFastWorker(e.net, k, opts.Workers)
+	}
+	// A borrowed worker always leaves one lending worker running on its
+	// caller, so Workers-1 helpers are never short.
+	for range opts.Workers - 1 {
 		e.wg.Go(func() {
-			for job := range ch {
-				e.done <- wk.runSafe(job)
+			for t := range e.helpers {
+				t.wk.done <- t.wk.runSafe(t.job)
 			}
 		})
 	}
@@ -103,33 +126,47 @@ func (e *FastEvaluator) Evaluate(planes []float32, n int, policy, wdl []float32)
 	if err := checkEvalArgs(e.w.cfg, planes, n, policy, wdl); err != nil {
 		return err
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.mu.RLock()
+	defer e.mu.RUnlock()
 	if e.closed {
 		return fmt.Errorf("fast evaluator: %w", ErrClosed)
 	}
 	if n == 0 {
 		return nil
 	}
-	groups := (n + lanes - 1) / lanes
-	parts := min(len(e.workers), groups)
-	e.next.Store(0)
-	job := fastJob{planes: planes, policy: policy, wdl: wdl, n: n, next: &e.next}
-	for i := 1; i < parts; i++ {
-		e.jobs[i-1] <- job
+	lead := <-e.idle
+	active := int(e.leading.Add(1))
+	defer e.leading.Add(-1)
+	lead.next.Store(0)
+	job := fastJob{planes: planes, policy: policy, wdl: wdl, n: n, next: &lead.next}
+	lead.borrowed = lead.borrowed[:0]
+	reserve := max(0, e.callers-active) // for callers about to come
+	for groups := (n + lanes - 1) / lanes; len(lead.borrowed) < groups-1 && len(e.idle) > reserve; {
+		var wk *fastWorker
+		select {
+		case wk = <-e.idle:
+		default:
+		}
+		if wk == nil {
+			break
+		}
+		lead.borrowed = append(lead.borrowed, wk)
+		e.helpers <- fastTask{job: job, wk: wk}
 	}
-	err := e.workers[0].runSafe(job)
-	for i := 1; i < parts; i++ {
-		if werr := <-e.done; werr != nil && err == nil {
+	err := lead.runSafe(job)
+	for _, wk := range lead.borrowed {
+		if werr := <-wk.done; werr != nil && err == nil {
 			err = werr
 		}
+		e.idle <- wk
 	}
+	e.idle <- lead
 	return err
 }
 
 // SetWeights replaces the evaluator's weights with a copy of w (same
-// architecture), e.g. after a training step. It waits for a running
-// Evaluate to finish.
+// architecture), e.g. after a training step. It waits for running
+// Evaluate calls to finish.
 func (e *FastEvaluator) SetWeights(w *Weights) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -154,9 +191,7 @@ func (e *FastEvaluator) Close() error {
 		return nil
 	}
 	e.closed = true
-	for _, ch := range e.jobs {
-		close(ch)
-	}
+	close(e.helpers)
 	e.mu.Unlock()
 	e.wg.Wait()
 	return nil
@@ -231,6 +266,11 @@ type fastWorker struct {
 	pcT, vflat, vhid []float32 // position-major
 	vpool            []float32 // the value filters' board averages
 	d                directBuffers
+
+	// A call's bookkeeping while this worker leads it (see Evaluate).
+	next     atomic.Int64  // the call's next lane group
+	borrowed []*fastWorker // idle workers lent to the call
+	done     chan error    // this worker's result when borrowed
 }
 
 // directMax is the largest group that forwardDirect evaluates: a lane
@@ -246,7 +286,7 @@ type directBuffers struct {
 	in, x, y, col, pc, vc []float32
 }
 
-func newFastWorker(net *fastNet, k *fastKernels) *fastWorker {
+func newFastWorker(net *fastNet, k *fastKernels, workers int) *fastWorker {
 	cfg := net.cfg
 	C, P, V, H := cfg.Channels, cfg.PolicyChannels, cfg.ValueChannels, cfg.ValueHidden
 	rows := max(net.stem.rows, net.polConv.rows)
@@ -254,6 +294,8 @@ func newFastWorker(net *fastNet, k *fastKernels) *fastWorker {
 	const dn = directMax * planeSquares
 	return &fastWorker{
 		net: net, k: k,
+		borrowed: make([]*fastWorker, 0, workers-1),
+		done:     make(chan error, 1),
 		in:    make([]float32, planes*laneChannel),
 		x:     make([]float32, C*laneChannel),
 		y:     make([]float32, C*laneChannel),

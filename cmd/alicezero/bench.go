@@ -38,7 +38,8 @@ func benchFigures() []figure {
 		{"train_pos_per_s", "positions/s", pf.inference(nnTrain)},
 		{"mcts_sims_per_s", "simulations/s", pf.search(0)},
 		{"mcts_overhead_pct", "%", pf.search(1)},
-		{"engine_visits_per_s", "visits/s", measureEngine},
+		{"engine_visits_per_s", "visits/s", measureEngine(1, 1)},
+		{"engine_visits_per_s_2threads", "visits/s", measureEngine(2, 2)},
 	}
 }
 
@@ -244,11 +245,15 @@ var engineLines = []string{
 }
 
 // measureEngine is the playing engine's speed as a GUI sees it: the
-// built-in network on one thread and one core, one second a position
-// (the tree search alone, without the tactical guard), visits over time
-// summed over engineLines.
-func measureEngine(ctx context.Context) (float64, error) {
-	e, err := engine.New(engine.Options{EvalWorkers: 1})
+// built-in network with threads search threads on cores cores, one second
+// a position (the tree search alone, without the tactical guard), visits
+// over time summed over engineLines.
+func measureEngine(threads, cores int) func(context.Context) (float64, error) {
+	return func(ctx context.Context) (float64, error) { return engineVisits(ctx, threads, cores) }
+}
+
+func engineVisits(ctx context.Context, threads, cores int) (float64, error) {
+	e, err := engine.New(engine.Options{Threads: threads, EvalWorkers: cores})
 	if err != nil {
 		return 0, err
 	}

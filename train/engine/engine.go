@@ -194,8 +194,8 @@ func (e *Engine) SetOptions(o Options) error {
 		e.loaded = false // a network's variant is checked when it loads
 		e.dropSearcher()
 	}
-	if o.Weights != old.Weights || o.Network != old.Network {
-		e.loaded = false
+	if o.Weights != old.Weights || o.Network != old.Network || o.Threads != old.Threads {
+		e.loaded = false // the evaluator is built for the threads that call it
 	}
 	if o.Threads != old.Threads || o.HashMB != old.HashMB || o.Visits != old.Visits || o.Gumbel != old.Gumbel || o.GumbelK != old.GumbelK {
 		e.dropSearcher()
@@ -257,7 +257,7 @@ func (e *Engine) load() error {
 
 // install makes net the engine's network.
 func (e *Engine) install(net *Network) error {
-	eval, fast, err := net.evaluator(e.opts.Variant, e.opts.EvalWorkers)
+	eval, fast, err := net.evaluator(e.opts.Variant, e.opts.EvalWorkers, e.opts.Threads)
 	if err != nil {
 		return err
 	}

@@ -140,13 +140,14 @@ func InMemory(w *model.Weights, description string) (*Network, error) {
 }
 
 // evaluator builds the network's evaluator for positions of variant v:
-// the fast path on workers cores, or the material count. fast is nil for
+// the fast path on workers cores for threads search threads, each of
+// which evaluates its own batches, or the material count. fast is nil for
 // the plain search.
-func (n *Network) evaluator(v env.Variant, workers int) (eval mcts.Evaluator, fast *model.FastEvaluator, err error) {
+func (n *Network) evaluator(v env.Variant, workers, threads int) (eval mcts.Evaluator, fast *model.FastEvaluator, err error) {
 	if n.Weights == nil {
 		return mcts.MaterialEvaluator{Variant: v}, nil, nil
 	}
-	fast, err = model.NewFastEvaluator(n.Weights, model.FastOptions{Workers: workers})
+	fast, err = model.NewFastEvaluator(n.Weights, model.FastOptions{Workers: max(workers, threads), Callers: threads})
 	if err != nil {
 		return nil, nil, fmt.Errorf("engine: %s: %w", n.Description, err)
 	}

@@ -28,8 +28,10 @@ func TestGuardFindsForcedMates(t *testing.T) {
 			}
 			var final mcts.Info
 			// Nodes 4 keeps the tree from proving the mate itself; the
-			// move time turns the guard on.
-			res, err := e.Go(context.Background(), clock.Limits{MoveTime: time.Second, Nodes: 4}, mcts.Progress{Report: func(in mcts.Info) {
+			// move time turns the guard on, and is long so that a loaded
+			// machine still gives the guard's share (a fifth) time to
+			// prove it (the alpha-beta stops at a proven mate).
+			res, err := e.Go(context.Background(), clock.Limits{MoveTime: 20 * time.Second, Nodes: 4}, mcts.Progress{Report: func(in mcts.Info) {
 				if in.Final {
 					final = in
 				}
