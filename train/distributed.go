@@ -14,13 +14,13 @@ import (
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/fileutil"
+	"github.com/alicezero/alicezero/internal/runs"
 	"github.com/alicezero/alicezero/internal/seed"
 	"github.com/alicezero/alicezero/mcts"
+	"github.com/alicezero/alicezero/mcts/engine"
 	"github.com/alicezero/alicezero/model"
 	"github.com/alicezero/alicezero/train/bus"
-	"github.com/alicezero/alicezero/train/engine"
 	"github.com/alicezero/alicezero/train/replay"
-	"github.com/alicezero/alicezero/train/runs"
 )
 
 // WorkerOptions configures SelfPlayWorker.

@@ -13,11 +13,11 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/sourcegraph/conc"
 
+	"github.com/alicezero/alicezero/internal/runs"
 	"github.com/alicezero/alicezero/train/bus"
 	"github.com/alicezero/alicezero/train/bus/bustest"
 	natsbus "github.com/alicezero/alicezero/train/bus/nats"
 	"github.com/alicezero/alicezero/train/replay"
-	"github.com/alicezero/alicezero/train/runs"
 )
 
 // crashAfterCheckpoint is a source whose learner dies right after its

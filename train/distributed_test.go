@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/alicezero/alicezero/internal/runs"
 	"github.com/alicezero/alicezero/model"
 	"github.com/alicezero/alicezero/train/bus/folder"
-	"github.com/alicezero/alicezero/train/runs"
 )
 
 // folderBus opens a shard folder as the learner's bus, with the run's

@@ -6,12 +6,12 @@ import (
 	"math"
 
 	"github.com/alicezero/alicezero/internal/clock"
+	"github.com/alicezero/alicezero/internal/player"
+	"github.com/alicezero/alicezero/internal/runs"
 	"github.com/alicezero/alicezero/internal/seed"
+	"github.com/alicezero/alicezero/mcts/engine"
 	"github.com/alicezero/alicezero/model"
 	"github.com/alicezero/alicezero/train/arena"
-	"github.com/alicezero/alicezero/train/engine"
-	"github.com/alicezero/alicezero/train/player"
-	"github.com/alicezero/alicezero/train/runs"
 )
 
 // evaluate plays the new checkpoint against the random mover, the

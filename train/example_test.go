@@ -7,8 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/alicezero/alicezero/internal/runs"
 	"github.com/alicezero/alicezero/train"
-	"github.com/alicezero/alicezero/train/runs"
 )
 
 // The package documentation's snippet, on the tiny configuration: a new

@@ -8,7 +8,7 @@ import (
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/fileutil"
-	"github.com/alicezero/alicezero/train/runs"
+	"github.com/alicezero/alicezero/internal/runs"
 )
 
 // writeGames saves the first SelfPlay.PGNGames games of an iteration as

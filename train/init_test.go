@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/runs"
 	"github.com/alicezero/alicezero/model"
-	"github.com/alicezero/alicezero/train/runs"
 )
 
 // A run started with Init begins from those weights: its iteration-0

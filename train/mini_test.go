@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/runs"
+	"github.com/alicezero/alicezero/mcts/engine"
 	"github.com/alicezero/alicezero/model"
-	"github.com/alicezero/alicezero/train/engine"
-	"github.com/alicezero/alicezero/train/runs"
 )
 
 // TestMiniConfig: the built-in mini configuration trains alice-mini, sets

@@ -20,11 +20,11 @@ import (
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/fileutil"
 	"github.com/alicezero/alicezero/internal/progress"
+	"github.com/alicezero/alicezero/internal/runs"
 	"github.com/alicezero/alicezero/internal/seed"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/model"
 	"github.com/alicezero/alicezero/train/replay"
-	"github.com/alicezero/alicezero/train/runs"
 )
 
 // Options configures Run.

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/configs"
+	"github.com/alicezero/alicezero/internal/runs"
 	"github.com/alicezero/alicezero/model"
-	"github.com/alicezero/alicezero/train/runs"
 )
 
 func tinyConfig(t *testing.T) *Config {

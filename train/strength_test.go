@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/runs"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/model"
-	"github.com/alicezero/alicezero/train/runs"
 )
 
 // Games stopped at the ply cap are scored by material, as the search

@@ -13,9 +13,9 @@ import (
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
+	"github.com/alicezero/alicezero/internal/player"
+	"github.com/alicezero/alicezero/mcts/engine"
 	"github.com/alicezero/alicezero/train/arena"
-	"github.com/alicezero/alicezero/train/engine"
-	"github.com/alicezero/alicezero/train/player"
 )
 
 // arenaRegistry returns the player kinds the arena command knows: the

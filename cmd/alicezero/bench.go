@@ -14,9 +14,9 @@ import (
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/mcts"
+	"github.com/alicezero/alicezero/mcts/engine"
 	"github.com/alicezero/alicezero/model"
 	"github.com/alicezero/alicezero/train"
-	"github.com/alicezero/alicezero/train/engine"
 )
 
 // figure is one line of the benchmark: a name, a unit and how to measure it.

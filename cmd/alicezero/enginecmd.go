@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/alicezero/alicezero/env"
-	"github.com/alicezero/alicezero/train/engine"
+	"github.com/alicezero/alicezero/mcts/engine"
 )
 
 // engineFlags are the flags of the commands that play with the engine

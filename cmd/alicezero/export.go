@@ -8,10 +8,10 @@ import (
 	"strings"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/runs"
 	"github.com/alicezero/alicezero/model"
 	"github.com/alicezero/alicezero/model/builtin"
 	"github.com/alicezero/alicezero/model/onnx"
-	"github.com/alicezero/alicezero/train/runs"
 )
 
 // runExport writes a checkpoint's network as model.onnx plus model.json

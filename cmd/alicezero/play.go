@@ -6,9 +6,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/alicezero/alicezero/cmd/alicezero/internal/console"
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
-	"github.com/alicezero/alicezero/internal/console"
 )
 
 func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {

@@ -9,11 +9,11 @@ import (
 	"os"
 	"strings"
 
+	"github.com/alicezero/alicezero/cmd/alicezero/internal/pychess"
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
-	"github.com/alicezero/alicezero/internal/pychess"
 	"github.com/alicezero/alicezero/mcts"
-	"github.com/alicezero/alicezero/train/engine"
+	"github.com/alicezero/alicezero/mcts/engine"
 )
 
 // pychessTokenEnv names the environment variable holding the BOT token

@@ -12,9 +12,9 @@ import (
 
 	"github.com/sourcegraph/conc"
 
+	"github.com/alicezero/alicezero/cmd/alicezero/internal/pychess"
 	"github.com/alicezero/alicezero/env"
-	"github.com/alicezero/alicezero/internal/pychess"
-	"github.com/alicezero/alicezero/train/engine"
+	"github.com/alicezero/alicezero/mcts/engine"
 )
 
 const testToken = "tok-3f9a-secret"

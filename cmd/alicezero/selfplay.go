@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/configs"
+	"github.com/alicezero/alicezero/internal/runs"
 	"github.com/alicezero/alicezero/train"
 	"github.com/alicezero/alicezero/train/bus"
 	"github.com/alicezero/alicezero/train/bus/folder"
 	natsbus "github.com/alicezero/alicezero/train/bus/nats"
-	"github.com/alicezero/alicezero/train/runs"
 )
 
 // tokenEnv is the environment variable that may carry the bus token, so

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/alicezero/alicezero/cmd/alicezero/internal/serve"
 	"github.com/alicezero/alicezero/env"
-	"github.com/alicezero/alicezero/internal/serve"
 	"github.com/alicezero/alicezero/mcts"
-	"github.com/alicezero/alicezero/train/engine"
+	"github.com/alicezero/alicezero/mcts/engine"
 )
 
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -110,7 +110,7 @@ func serveLabel(ctx context.Context, load serve.Loader, weights string) (string,
 	return label + " for " + v.Name + "; the plain search in the other variants", nil
 }
 
-// serveLoader builds the server's engines from train/engine, each
+// serveLoader builds the server's engines from mcts/engine, each
 // searching with threads workers. An engine plays one variant: the network
 // named where it was built for that variant, else the plain search, which
 // then says why (weights "" are the built-in network, which plays alice
@@ -144,7 +144,7 @@ func serveLoader(threads int) serve.Loader {
 	}
 }
 
-// serveEngine is a train/engine session behind serve.Engine.
+// serveEngine is a mcts/engine session behind serve.Engine.
 type serveEngine struct {
 	e *engine.Engine
 }

@@ -18,10 +18,10 @@ import (
 
 	"github.com/sourcegraph/conc"
 
+	"github.com/alicezero/alicezero/cmd/alicezero/internal/serve"
+	"github.com/alicezero/alicezero/cmd/alicezero/internal/serve/servetest"
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
-	"github.com/alicezero/alicezero/internal/serve"
-	"github.com/alicezero/alicezero/internal/serve/servetest"
 )
 
 // screenshots, when set, is the folder TestServeInBrowser saves the

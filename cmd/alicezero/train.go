@@ -12,10 +12,10 @@ import (
 
 	"github.com/alicezero/alicezero/configs"
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/runs"
+	"github.com/alicezero/alicezero/mcts/engine"
 	"github.com/alicezero/alicezero/model"
 	"github.com/alicezero/alicezero/train"
-	"github.com/alicezero/alicezero/train/engine"
-	"github.com/alicezero/alicezero/train/runs"
 )
 
 func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/alicezero/alicezero/train/runs"
+	"github.com/alicezero/alicezero/internal/runs"
 )
 
 func TestTrainCommandTinyAndResume(t *testing.T) {

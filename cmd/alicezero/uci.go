@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/alicezero/alicezero/cmd/alicezero/internal/uci"
 	"github.com/alicezero/alicezero/env"
-	"github.com/alicezero/alicezero/internal/uci"
 )
 
 func runUCI(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {

@@ -6,9 +6,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/alicezero/alicezero/cmd/alicezero/internal/board16"
+	"github.com/alicezero/alicezero/cmd/alicezero/internal/xboard"
 	"github.com/alicezero/alicezero/env"
-	"github.com/alicezero/alicezero/internal/board16"
-	"github.com/alicezero/alicezero/internal/xboard"
 )
 
 func runXboard(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {

@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/alicezero/alicezero/cmd/alicezero/internal/board16"
+	"github.com/alicezero/alicezero/cmd/alicezero/internal/xboard"
 	"github.com/alicezero/alicezero/env"
-	"github.com/alicezero/alicezero/internal/board16"
-	"github.com/alicezero/alicezero/internal/xboard"
 )
 
 const xbStartFEN16 = "rnbqkbnr8/pppppppp8/16/16/16/16/PPPPPPPP8/RNBQKBNR8 w KQkq - 0 1"

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/alicezero/alicezero/env"
-	"github.com/alicezero/alicezero/train/player"
+	"github.com/alicezero/alicezero/internal/player"
 )
 
 // DrawRule adjudicates a draw from the players' scores, as cutechess's

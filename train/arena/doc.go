@@ -1,6 +1,6 @@
 // Package arena plays matches and tournaments between players: fixed
 // reference players (package reference), external UCI engines and, once
-// registered (engine.Register in train/engine), network checkpoints. It schedules game
+// registered (engine.Register in mcts/engine), network checkpoints. It schedules game
 // pairs (each opening played with both colours), runs games in parallel
 // with one player instance per concurrent game, enforces time controls
 // and the ply cap, and reports W/D/L, Elo differences with 95% intervals,

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/alicezero/alicezero/internal/clock"
-	"github.com/alicezero/alicezero/train/player"
+	"github.com/alicezero/alicezero/internal/player"
 )
 
 // LimitOptions are the spec options the arena reads itself, for any kind

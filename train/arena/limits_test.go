@@ -10,7 +10,7 @@ import (
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
-	"github.com/alicezero/alicezero/train/player"
+	"github.com/alicezero/alicezero/internal/player"
 )
 
 // probe is a player that records the limits of each move and the options

@@ -13,7 +13,7 @@ import (
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
-	"github.com/alicezero/alicezero/train/reference"
+	"github.com/alicezero/alicezero/mcts/reference"
 )
 
 // Opening is where a game pair starts: a set-up position and moves played

@@ -9,7 +9,7 @@ import (
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
-	"github.com/alicezero/alicezero/train/reference"
+	"github.com/alicezero/alicezero/mcts/reference"
 )
 
 func TestBuiltinOpenings(t *testing.T) {

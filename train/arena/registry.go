@@ -1,8 +1,8 @@
 package arena
 
 import (
-	"github.com/alicezero/alicezero/train/player"
-	"github.com/alicezero/alicezero/train/reference"
+	"github.com/alicezero/alicezero/internal/player"
+	"github.com/alicezero/alicezero/mcts/reference"
 )
 
 // NewRegistry returns a registry of the built-in player kinds: random and

@@ -15,9 +15,9 @@ import (
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
+	"github.com/alicezero/alicezero/internal/player"
 	"github.com/alicezero/alicezero/internal/progress"
 	"github.com/alicezero/alicezero/internal/seed"
-	"github.com/alicezero/alicezero/train/player"
 )
 
 // Format is a tournament's pairing scheme.

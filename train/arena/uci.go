@@ -15,7 +15,7 @@ import (
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
-	"github.com/alicezero/alicezero/train/player"
+	"github.com/alicezero/alicezero/internal/player"
 )
 
 // Defaults of the UCI engine player.

@@ -14,12 +14,12 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/alicezero/alicezero/internal/runs"
 	"github.com/alicezero/alicezero/train"
 	"github.com/alicezero/alicezero/train/bus"
 	"github.com/alicezero/alicezero/train/bus/bustest"
 	natsbus "github.com/alicezero/alicezero/train/bus/nats"
 	"github.com/alicezero/alicezero/train/replay"
-	"github.com/alicezero/alicezero/train/runs"
 )
 
 // TestLearnerRejectsOversizeShard reaches the learner's own size check,

@@ -1,0 +1,241 @@
+package serve
+
+import (
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/alicezero/alicezero/cmd/alicezero/internal/serve/servetest"
+)
+
+// makeRun writes a run folder with servetest.WriteRun and returns the
+// runs folder.
+func makeRun(t testing.TB, name string, iterations int) string {
+	t.Helper()
+	dir := t.TempDir()
+	servetest.WriteRun(t, dir, name, iterations)
+	return dir
+}
+
+func TestRuns(t *testing.T) {
+	dir := makeRun(t, "small-1", 4)
+	servetest.WriteRun(t, dir, "other", 1)
+	if err := os.MkdirAll(filepath.Join(dir, "not-a-run"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fl := &fakeLoader{}
+	c := newClient(t, newTestServer(t, Options{RunsDir: dir}, fl))
+	var list struct{ Runs []runSummary }
+	c.call("GET", "/api/runs", nil, http.StatusOK, &list)
+	if len(list.Runs) != 2 {
+		t.Fatalf("runs %+v", list.Runs)
+	}
+	var small runSummary
+	for _, r := range list.Runs {
+		if r.Name == "small-1" {
+			small = r
+		}
+	}
+	if small.Iteration != 4 || small.Checkpoints != 4 || small.Games != 4 || !small.HasMetrics || small.NewestWeights != "run:small-1/iter-000004.azck" {
+		t.Errorf("small-1: %+v", small)
+	}
+
+	var run runResponse
+	c.call("GET", "/api/runs/small-1", nil, http.StatusOK, &run)
+	if !strings.Contains(run.Config, "name: small-1") {
+		t.Errorf("config %q", run.Config)
+	}
+
+	var m metricsResponse
+	status, body := c.do("GET", "/api/runs/small-1/metrics", nil)
+	if status != http.StatusOK {
+		t.Fatalf("metrics: %d %s", status, body)
+	}
+	if err := json.Unmarshal(body, &m); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Rows) != 4 || m.Skipped != 1 {
+		t.Fatalf("%d rows, %d skipped", len(m.Rows), m.Skipped)
+	}
+	r2 := m.Rows[1]
+	for _, key := range []string{"iteration", "loss_policy", "heldout_policy_kl", "ramp_fraction", "eval.elo", "eval.vs_random.score", "eval.vs_random.ci95.1", "time"} {
+		if _, ok := r2[key]; !ok {
+			t.Errorf("row 2 lacks %s: %v", key, r2)
+		}
+	}
+	if _, ok := r2["eval.vs_random.opponent"]; ok {
+		t.Errorf("a string field became a number: %v", r2)
+	}
+	if _, ok := m.Rows[0]["eval.elo"]; ok {
+		t.Errorf("iteration 1 has no evaluation: %v", m.Rows[0])
+	}
+
+	// Polling: unchanged metrics answer 304 to the ETag.
+	req, _ := http.NewRequest("GET", c.base+"/api/runs/small-1/metrics", nil)
+	first, err := c.hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.Body.Close()
+	req.Header.Set("If-None-Match", first.Header.Get("ETag"))
+	again, err := c.hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again.Body.Close()
+	if again.StatusCode != http.StatusNotModified {
+		t.Errorf("unchanged metrics: status %d, want 304", again.StatusCode)
+	}
+
+	var games struct {
+		Games []runFile
+		Total int
+	}
+	c.call("GET", "/api/runs/small-1/games", nil, http.StatusOK, &games)
+	if games.Total != 4 || games.Games[0].File != "iter-000004.pgn" || games.Games[0].Iteration != 4 {
+		t.Errorf("games %+v", games)
+	}
+	var game struct {
+		PGN   string
+		Games []pgnGameSummary
+		Game  *pgnGameJSON
+	}
+	c.call("GET", "/api/runs/small-1/games/iter-000003.pgn?game=1", nil, http.StatusOK, &game)
+	if len(game.Games) != 2 || game.Game.Index != 1 || len(game.Game.Moves) != 2 || !strings.Contains(game.PGN, "Bb5#") {
+		t.Errorf("game file: %+v", game)
+	}
+
+	var ck struct {
+		Checkpoints []checkpointJSON
+	}
+	c.call("GET", "/api/runs/small-1/checkpoints", nil, http.StatusOK, &ck)
+	if len(ck.Checkpoints) != 4 || ck.Checkpoints[0].Iteration != 4 || ck.Checkpoints[0].Weights != "run:small-1/iter-000004.azck" {
+		t.Fatalf("checkpoints %+v", ck.Checkpoints)
+	}
+	if !strings.Contains(string(ck.Checkpoints[0].Eval), `"elo"`) || ck.Checkpoints[1].Eval != nil {
+		t.Errorf("evaluations: %s / %s", ck.Checkpoints[0].Eval, ck.Checkpoints[1].Eval)
+	}
+
+	// A checkpoint of a run is an engine choice; the loader gets its path.
+	var sj searchJSON
+	c.call("POST", "/api/search", map[string]any{"weights": "run:small-1/iter-000002.azck", "visits": 5}, http.StatusAccepted, &sj)
+	doneOf(t, c.events(sj.ID))
+	c.call("POST", "/api/search", map[string]any{"weights": "run:small-1", "visits": 5}, http.StatusAccepted, &sj)
+	doneOf(t, c.events(sj.ID))
+	want := []string{filepath.Join(dir, "small-1", "checkpoints", "iter-000002.azck"), filepath.Join(dir, "small-1", "checkpoints", "iter-000004.azck")}
+	if got := fl.weightsLoaded(); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("loaded %q, want %q", got, want)
+	}
+
+	for _, tc := range []struct {
+		path   string
+		status int
+	}{
+		{"/api/runs/nope", 404},
+		{"/api/runs/.hidden/metrics", 400},
+		{"/api/runs/..%2f..%2fetc/metrics", 400},
+		{"/api/runs/small-1/games/iter-000009.pgn", 404},
+		{"/api/runs/small-1/games/config.yaml", 400},
+		{"/api/runs/small-1/games/..%2fconfig.yaml", 400},
+		{"/api/runs/small-1/games/iter-000001.pgn?game=x", 400},
+		{"/api/runs/small-1/games/iter-000001.pgn?game=5", 400},
+		{"/api/runs/nope/checkpoints", 404},
+	} {
+		c.fails("GET", tc.path, nil, tc.status)
+	}
+	c.fails("POST", "/api/search", map[string]any{"weights": "run:small-1/iter-000009.azck"}, 404, "iter-000009")
+	c.fails("POST", "/api/search", map[string]any{"weights": "run:../x"}, 400)
+}
+
+func TestRunsWithoutFolder(t *testing.T) {
+	c := newClient(t, newTestServer(t, Options{}, nil))
+	var list struct{ Runs []runSummary }
+	c.call("GET", "/api/runs", nil, http.StatusOK, &list)
+	if list.Runs == nil || len(list.Runs) != 0 {
+		t.Errorf("runs %+v", list.Runs)
+	}
+	c.fails("GET", "/api/runs/x/metrics", nil, 404, "--runs-dir")
+	var info infoResponse
+	c.call("GET", "/api/info", nil, http.StatusOK, &info)
+	if info.Runs || len(info.Weights) != 1 || info.DefaultVisits != 400 || info.MaxVisits != 100000 {
+		t.Errorf("info %+v", info)
+	}
+}
+
+// The page names the default engine as the command says (the built-in
+// network when no --weights is given) and offers the plain search beside
+// any default that is not itself the plain search.
+func TestWeightChoices(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts Options
+		want []weightsEntry
+	}{
+		{"plain search by default", Options{},
+			[]weightsEntry{{"default", "plain search (material evaluation)"}}},
+		{"a built-in network", Options{DefaultLabel: "the built-in network (small)"},
+			[]weightsEntry{{"default", "the built-in network (small)"}, {"none", "plain search (material evaluation)"}}},
+		{"a checkpoint file", Options{DefaultWeights: "/x/net.azck"},
+			[]weightsEntry{{"default", "network net.azck"}, {"none", "plain search (material evaluation)"}}},
+		{"--weights none", Options{DefaultWeights: "none", DefaultLabel: "plain search, material evaluation"},
+			[]weightsEntry{{"default", "plain search, material evaluation"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newClient(t, newTestServer(t, tc.opts, nil))
+			var info infoResponse
+			c.call("GET", "/api/info", nil, http.StatusOK, &info)
+			if !reflect.DeepEqual(info.Weights, tc.want) {
+				t.Errorf("choices %+v, want %+v", info.Weights, tc.want)
+			}
+		})
+	}
+}
+
+// A visitor sees runs and checkpoints by name: neither the engine's
+// description of a run's checkpoint nor an error names the server's
+// folders.
+func TestRunsNamedNotByPath(t *testing.T) {
+	dir := makeRun(t, "small-1", 2)
+	c := newClient(t, newTestServer(t, Options{RunsDir: dir}, nil))
+	var sj searchJSON
+	c.call("POST", "/api/search", map[string]any{"weights": "run:small-1", "visits": 5}, http.StatusAccepted, &sj)
+	var engine string
+	for _, ev := range c.events(sj.ID) {
+		if ev.name == "engine" {
+			var e struct{ Engine string }
+			if err := json.Unmarshal([]byte(ev.data), &e); err != nil {
+				t.Fatal(err)
+			}
+			engine = e.Engine
+		}
+	}
+	// The fake engine names the path it was loaded with.
+	if engine != "fake engine (small-1/iter-000002.azck, alice)" {
+		t.Errorf("engine named %q", engine)
+	}
+	status, body := c.do("GET", "/api/runs/nope", nil)
+	if status != http.StatusNotFound || strings.Contains(string(body), dir) || !strings.Contains(string(body), `no run \"nope\" in the runs folder`) {
+		t.Errorf("/api/runs/nope: %d %s", status, body)
+	}
+}
+
+func TestPublicPaths(t *testing.T) {
+	runsDir := filepath.Join(t.TempDir(), "runs")
+	s := &Server{opts: Options{RunsDir: runsDir}}
+	ckpt := filepath.Join(runsDir, "r1", "checkpoints", "iter-000040.azck")
+	for in, want := range map[string]string{
+		"network " + ckpt + " (small, step 12000)":                "network r1/iter-000040.azck (small, step 12000)",
+		"weights /srv/nets/best.azck: truncated":                  "weights best.azck: truncated",
+		"open " + filepath.Join(runsDir, "r1", "metrics.jsonl"):   "open r1/metrics.jsonl",
+		"bad FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\"": "bad FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\"",
+		"W/D/L 0.4/0.3/0.3": "W/D/L 0.4/0.3/0.3",
+	} {
+		if got := s.publicPaths(in); got != want {
+			t.Errorf("publicPaths(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,155 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/runs"
+	"github.com/alicezero/alicezero/mcts"
+	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/model/builtin"
+)
+
+// NoWeights names the plain search, with no network, wherever weights are
+// named (--weights none, the UCI option Weights).
+const NoWeights = "none"
+
+// ErrOtherVariant is what the error of weights built for another variant
+// than the one to play wraps (errors.Is): a front end that plays several
+// variants may then choose the plain search for that variant instead.
+var ErrOtherVariant = errors.New("weights of another variant")
+
+// otherVariantError is a fits error: its text as given, ErrOtherVariant
+// for errors.Is.
+type otherVariantError struct{ error }
+
+func (e otherVariantError) Is(target error) bool { return target == ErrOtherVariant }
+func (e otherVariantError) Unwrap() error        { return e.error }
+
+// Network is what evaluates positions for an engine: a network's weights,
+// or none (the plain search with a material evaluation).
+type Network struct {
+	// Weights are the network's parameters; nil for the plain search.
+	Weights *model.Weights
+	// Variant is the rule set the network was trained for ("" if it does
+	// not say).
+	Variant string
+	// Description says what it is, for people: "network PATH (small, step
+	// 1200)", "no network: plain search with a material evaluation".
+	Description string
+}
+
+// plainSearch is the evaluator-less network: the search counts material.
+func plainSearch() *Network {
+	return &Network{Description: "no network: plain search with a material evaluation"}
+}
+
+// LoadNetwork reads weights as a user names them: "" for the default
+// network, NoWeights ("none") for the plain search, a checkpoint file, or
+// a training run's folder (or its checkpoints folder) for its newest
+// checkpoint. A network trained for another variant than v is refused.
+// The error names the path and what is wrong with it.
+func LoadNetwork(weights string, v env.Variant) (*Network, error) {
+	switch strings.TrimSpace(weights) {
+	case "", "<empty>": // "<empty>" is how UCI GUIs send an empty string
+		return defaultNetwork(v)
+	case NoWeights:
+		return plainSearch(), nil
+	}
+	file, err := runs.Resolve(weights)
+	if err != nil {
+		return nil, fmt.Errorf("weights: %w", err)
+	}
+	c, err := model.LoadCheckpoint(file)
+	if err != nil {
+		return nil, fmt.Errorf("weights: %w", err)
+	}
+	n := &Network{Weights: c.Weights, Variant: c.Meta["variant"]}
+	preset := c.Preset
+	if preset == "" {
+		preset = c.Config().String()
+	}
+	n.Description = fmt.Sprintf("network %s (%s, step %d)", file, preset, c.Step)
+	if err := n.fits(v); err != nil {
+		return nil, fmt.Errorf("weights %s: %w", file, err)
+	}
+	return n, nil
+}
+
+// fits reports whether the network plays variant v: trained for it where
+// it says (a checkpoint's metadata), and of its encoding in any case (so
+// that a file without metadata is still refused when its planes or policy
+// layout are another variant's). Its errors wrap ErrOtherVariant.
+func (n *Network) fits(v env.Variant) error {
+	if n.Variant != "" && n.Variant != v.Name {
+		return otherVariantError{fmt.Errorf("%s was trained for %s, not %s", n.Description, n.Variant, v.Name)}
+	}
+	if n.Weights != nil {
+		if err := n.Weights.Config().Fits(v); err != nil {
+			return otherVariantError{fmt.Errorf("%s: %w", n.Description, err)}
+		}
+	}
+	return nil
+}
+
+// TrainedVariant returns the variant the weights named as LoadNetwork
+// reads them were trained for, as their checkpoint records it: "" for the
+// default network, the plain search and a file that does not say.
+func TrainedVariant(weights string) (string, error) {
+	switch strings.TrimSpace(weights) {
+	case "", "<empty>", NoWeights:
+		return "", nil
+	}
+	file, err := runs.Resolve(weights)
+	if err != nil {
+		return "", fmt.Errorf("weights: %w", err)
+	}
+	c, err := model.LoadCheckpoint(file)
+	if err != nil {
+		return "", fmt.Errorf("weights: %w", err)
+	}
+	return c.Meta["variant"], nil
+}
+
+// defaultNetwork is the one place where "no weights named" is decided, for
+// every command and protocol: the built-in network (package builtin) for
+// the rule set it was trained for, else the plain search. NoWeights always
+// names the plain search.
+func defaultNetwork(v env.Variant) (*Network, error) {
+	if v.Name != builtin.Variant {
+		n := plainSearch()
+		n.Description += " (the built-in network plays " + builtin.Variant + " only)"
+		return n, nil
+	}
+	c, err := builtin.Checkpoint()
+	if err != nil {
+		return nil, err
+	}
+	return &Network{Weights: c.Weights, Variant: builtin.Variant, Description: builtin.Describe(c)}, nil
+}
+
+// InMemory wraps weights held by the caller (training's strength matches)
+// as a Network; description names them.
+func InMemory(w *model.Weights, description string) (*Network, error) {
+	if w == nil {
+		return nil, errors.New("engine: no weights")
+	}
+	return &Network{Weights: w, Description: description}, nil
+}
+
+// evaluator builds the network's evaluator for positions of variant v:
+// the fast path on workers cores for threads search threads, each of
+// which evaluates its own batches, or the material count. fast is nil for
+// the plain search.
+func (n *Network) evaluator(v env.Variant, workers, threads int) (eval mcts.Evaluator, fast *model.FastEvaluator, err error) {
+	if n.Weights == nil {
+		return mcts.MaterialEvaluator{Variant: v}, nil, nil
+	}
+	fast, err = model.NewFastEvaluator(n.Weights, model.FastOptions{Workers: max(workers, threads), Callers: threads})
+	if err != nil {
+		return nil, nil, fmt.Errorf("engine: %s: %w", n.Description, err)
+	}
+	return fast, fast, nil
+}

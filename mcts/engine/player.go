@@ -1,0 +1,169 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
+	"github.com/alicezero/alicezero/internal/player"
+	"github.com/alicezero/alicezero/mcts"
+)
+
+// Player plays arena games with an Engine, so that a network in a match
+// (the arena's ckpt kind, training's strength matches) is exactly the
+// player that "alicezero uci --weights" is: same network loading, same
+// search, same defaults.
+type Player struct {
+	name string
+	e    *Engine
+	// score is the last move's score (LastScore), valid when scored is set.
+	score  int
+	scored bool
+}
+
+// NewPlayer returns a player named name (by convention its spec) that
+// plays with an engine of opts.
+func NewPlayer(name string, opts Options) (*Player, error) {
+	e, err := New(opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.Ready(); err != nil {
+		e.Close()
+		return nil, err
+	}
+	return &Player{name: name, e: e}, nil
+}
+
+// Name implements player.Player.
+func (p *Player) Name() string { return p.name }
+
+// Seed implements player.Seeder: it fixes the search's random choices.
+func (p *Player) Seed(seed uint64) { p.e.Reseed(seed) }
+
+// NewGame implements player.Player.
+func (p *Player) NewGame(context.Context) error {
+	p.e.NewGame()
+	return nil
+}
+
+// Move implements player.Player: a search within limits (with none, the
+// engine's Visits). A search that fails is an error, not a makeshift move.
+func (p *Player) Move(ctx context.Context, pos *env.Position, limits clock.Limits) (env.Move, error) {
+	if err := p.e.SetGame(pos); err != nil {
+		return env.NoMove, err
+	}
+	p.scored = false
+	res, err := p.e.Go(ctx, limits, mcts.Progress{})
+	if err != nil {
+		return env.NoMove, err
+	}
+	switch {
+	case res.MateIn > 0:
+		p.score = player.MateScore
+	case res.MateIn < 0:
+		p.score = -player.MateScore
+	default:
+		p.score = Centipawns(res.RootValue)
+	}
+	p.scored = true
+	return res.BestMove, nil
+}
+
+// LastScore implements player.Scorer: the last search's root value on the
+// UCI centipawn scale (Centipawns), a proven mate as ±player.MateScore.
+func (p *Player) LastScore() (int, bool) { return p.score, p.scored }
+
+// Close implements player.Player.
+func (p *Player) Close() error { return p.e.Close() }
+
+// The player kinds Register adds.
+const (
+	CheckpointKind = "ckpt"
+	BuiltinKind    = "net"
+)
+
+// Register adds two kinds to reg, both the engine with its defaults for
+// what the spec leaves out (a match's node budget overrides visits; each
+// player's network uses the cores the match's Setup gives a player):
+//
+//   - ckpt:PATH[,visits=N][,gumbel=BOOL][,threads=N][,hash=MB][,tactics=on|off], with the
+//     network PATH names (a checkpoint file, a run folder for its newest
+//     checkpoint, or "none" for the plain search);
+//   - net[:visits=N][,gumbel=BOOL][,threads=N][,hash=MB][,tactics=on|off], with the
+//     built-in network.
+func Register(reg *player.Registry) error {
+	err := reg.Register(CheckpointKind, "ckpt:PATH[,visits=N][,gumbel=true|false][,threads=N][,hash=MB][,tactics=on|off]  network from a checkpoint file or run folder (its newest), searched as 'alicezero uci' does",
+		func(_ context.Context, spec player.Spec, setup player.Setup) (player.Player, error) {
+			if spec.Arg == "" {
+				return nil, fmt.Errorf("player spec %q: ckpt needs a checkpoint file or run folder", spec.Text)
+			}
+			return specPlayer(spec, spec.Arg, setup)
+		})
+	if err != nil {
+		return err
+	}
+	return reg.Register(BuiltinKind, "net[:visits=N][,gumbel=true|false][,threads=N][,hash=MB][,tactics=on|off]  the built-in network, searched as 'alicezero uci' does",
+		func(_ context.Context, spec player.Spec, setup player.Setup) (player.Player, error) {
+			if spec.Arg != "" {
+				return nil, fmt.Errorf("player spec %q: net takes options only (net:visits=N), not %q; for a checkpoint use ckpt:PATH", spec.Text, spec.Arg)
+			}
+			return specPlayer(spec, "", setup)
+		})
+}
+
+// specPlayer builds the engine player a spec describes, with the network
+// weights names.
+func specPlayer(spec player.Spec, weights string, setup player.Setup) (player.Player, error) {
+	o, err := specOptions(spec)
+	if err != nil {
+		return nil, err
+	}
+	o.Weights, o.Variant, o.EvalWorkers = weights, setup.Variant, setup.Cores
+	p, err := NewPlayer(spec.Text, o)
+	if err != nil {
+		return nil, fmt.Errorf("player spec %q: %w", spec.Text, err)
+	}
+	return p, nil
+}
+
+// specOptions reads a ckpt spec's options.
+func specOptions(spec player.Spec) (Options, error) {
+	var o Options
+	for _, opt := range spec.Options {
+		var err error
+		switch opt.Name {
+		case "visits":
+			o.Visits, err = atLeastOne(opt.Value)
+		case "threads":
+			o.Threads, err = atLeastOne(opt.Value)
+		case "hash":
+			o.HashMB, err = atLeastOne(opt.Value)
+		case "gumbel":
+			o.Gumbel, err = strconv.ParseBool(opt.Value)
+		case "tactics":
+			if o.Tactics, err = spec.Bool("tactics", false); err != nil {
+				return o, err // it names the spec and the option
+			}
+		default:
+			err = fmt.Errorf("unknown option (want visits, gumbel, threads, hash or tactics)")
+		}
+		if err != nil {
+			return o, fmt.Errorf("player spec %q: option %s=%s: %v", spec.Text, opt.Name, opt.Value, err)
+		}
+	}
+	return o, nil
+}
+
+func atLeastOne(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, fmt.Errorf("not a whole number")
+	}
+	if n < 1 {
+		return 0, fmt.Errorf("must be at least 1")
+	}
+	return n, nil
+}
