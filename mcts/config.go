@@ -85,11 +85,16 @@ type Config struct {
 	PlayoutCapProb   float64
 	PlayoutCapFactor int
 
-	// ProbeMates makes every new leaf look for a mate in one (playing the
-	// moves that give check) before the network is asked: such a leaf is a
-	// proven win at once, which lets the solver prove short mates with few
-	// playouts. It costs a make/unmake per legal move of each new leaf.
-	ProbeMates bool
+	// MateProbe is how far every new leaf looks for a forced mate by the
+	// side to move before the network is asked: 0 not at all, 1 a mate in
+	// one (playing the moves that give check), 2 also a mate in two that
+	// starts with a check, every reply to it allowing a mate in one. Such a
+	// leaf is a proven win at once, which lets the solver prove short
+	// mates, and avoid walking into them, with few playouts. A mate in one
+	// costs a make/unmake per legal move of each new leaf; a mate in two
+	// the same again per reply to each check, most checks being refuted
+	// by their first reply.
+	MateProbe int
 
 	// DrawPenalty is what moving into a draw by the rules (repetition,
 	// stalemate, fifty moves, dead position) or the ply cap costs the
@@ -170,7 +175,7 @@ func DefaultConfig() Config {
 		MaxCollisions:      8,
 		CacheEntries:       1 << 18,
 		ReuseTree:          true,
-		ProbeMates:         true,
+		MateProbe:          1,
 	}
 }
 
@@ -184,6 +189,7 @@ func DefaultPlayConfig() Config {
 	c.TemperaturePlies = 0
 	c.BatchSize = 16
 	c.MaxCollisions = 16
+	c.MateProbe = 2
 	return c
 }
 
@@ -247,6 +253,8 @@ func (c *Config) Validate() error {
 		return bad("CapMaterialMargin", "must be non-negative (0: capped games are draws), got %d", c.CapMaterialMargin)
 	case c.BatchSize < 1:
 		return bad("BatchSize", "must be at least 1, got %d", c.BatchSize)
+	case c.MateProbe < 0 || c.MateProbe > 2:
+		return bad("MateProbe", "must lie in 0..2, got %d", c.MateProbe)
 	case c.Workers < 1:
 		return bad("Workers", "must be at least 1, got %d", c.Workers)
 	case c.MaxInFlightPerTree < 1:

@@ -60,10 +60,11 @@
 // selection uses exact values for proven children. When the root starts a
 // search its moves are played once to mark those that end the game at
 // once, so a mate in one is always found, whatever the budget or
-// algorithm; with Config.ProbeMates (default) every new leaf also looks for
-// a mate in one among its checking moves and, finding one, is a proven win
-// without asking the network, so short mates are proven with few
-// playouts. A proven root stops the search; the move played is then the
+// algorithm; with Config.MateProbe (1 by default, 2 in DefaultPlayConfig)
+// every new leaf also looks for a mate in one among its checking moves, or
+// a mate in two that starts with a check, and, finding one, is a proven
+// win without asking the network, so short mates are proven, and walking
+// into them avoided, with few playouts. A proven root stops the search; the move played is then the
 // shortest proven mate (or, when lost, the longest defence), a proven loss
 // is never played while another move exists, and Result.MateIn reports the
 // distance in moves (positive: the side to move mates). Mate distances are

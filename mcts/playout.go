@@ -150,10 +150,10 @@ func (t *Tree) playout(sl *leafSlot, row []float32) gatherResult {
 		}
 		return playDone
 	}
-	if t.cfg.ProbeMates && leaf != 0 && hasMateIn1(w, ml, &t.probeML) {
-		// The side to move mates next move: proven, no network needed.
+	if dist := t.probeMate(w, ml, leaf); dist > 0 {
+		// The side to move mates: proven, no network needed.
 		nd := &t.nodes[leaf]
-		nd.proof, nd.dist, nd.nnWL = proofWin, 1, 1
+		nd.proof, nd.dist, nd.nnWL = proofWin, uint16(dist), 1
 		t.backup(path, 1, 0, false)
 		t.propagateProof(path)
 		t.unwind(depth)
@@ -171,6 +171,51 @@ func (t *Tree) playout(sl *leafSlot, row []float32) gatherResult {
 	t.inFlight++
 	t.unwind(depth)
 	return gotLeaf
+}
+
+// probeMate returns the plies to the mate Config.MateProbe finds for the
+// side to move at w, a new leaf with legal moves ml; 0 when it finds none
+// (or the leaf is the root, whose moves the search itself proves).
+func (t *Tree) probeMate(w *env.Position, ml *env.MoveList, leaf int32) int {
+	switch {
+	case t.cfg.MateProbe == 0 || leaf == 0:
+		return 0
+	case hasMateIn1(w, ml, &t.probeML):
+		return 1
+	case t.cfg.MateProbe >= 2 && t.hasCheckingMateIn2(w, ml):
+		return 3
+	}
+	return 0
+}
+
+// hasCheckingMateIn2 reports whether a checking move of p's legal moves ml
+// leaves the opponent only replies after which a move mates, and the game
+// not over first (a repetition, the fifty-move rule, the ply cap). p has no
+// mate in one.
+func (t *Tree) hasCheckingMateIn2(p *env.Position, ml *env.MoveList) bool {
+	replies, next := &t.probe2[0], &t.probe2[1]
+	for _, m := range ml.Moves[:ml.N] {
+		p.MakeMove(m)
+		forced := false
+		if p.InCheck() {
+			p.LegalMoves(replies)
+			forced = replies.N > 0 && statusOf(p, replies.N, p.Repetitions(), t.cfg.PlyCap) == env.Ongoing
+			for _, r := range replies.Moves[:replies.N] {
+				if !forced {
+					break
+				}
+				p.MakeMove(r)
+				p.LegalMoves(next)
+				forced = statusOf(p, next.N, p.Repetitions(), t.cfg.PlyCap) == env.Ongoing && hasMateIn1(p, next, &t.probeML)
+				p.UnmakeMove()
+			}
+		}
+		p.UnmakeMove()
+		if forced {
+			return true
+		}
+	}
+	return false
 }
 
 // hasMateIn1 reports whether one of the legal moves ml of p checkmates

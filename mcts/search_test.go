@@ -204,6 +204,11 @@ func TestMateInTwo(t *testing.T) {
 			for _, ev := range standIns {
 				cfg := testConfig(a.gumbel, 4000)
 				cfg.GumbelK = 64 // consider every move: the key must not depend on sampling
+				// The solver's own proof. With MateProbe 2 a quiet move
+				// after which every reply allows a checking mate in two is
+				// proven (a mate in three) in one visit a reply, maybe
+				// before the key, and a proven root ends the search.
+				cfg.MateProbe = 1
 				s := newSearcher(t, ev.eval, cfg)
 				tr := newTree(t, s, p, uint64(i))
 				res, err := s.Search(context.Background(), tr, clock.Limits{}, Progress{})

@@ -95,6 +95,7 @@ type Tree struct {
 	scratch [env.MaxMoves]float32
 	dirBuf  []float64
 	probeML env.MoveList
+	probe2  [2]env.MoveList // the mate-in-two probe's replies and their moves
 }
 
 // NewTree returns a tree for searching pos (copied) with this searcher's

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -15,6 +16,7 @@ import (
 	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/mcts/engine"
+	"github.com/alicezero/alicezero/mcts/reference"
 	"github.com/alicezero/alicezero/model"
 	"github.com/alicezero/alicezero/train"
 )
@@ -40,6 +42,8 @@ func benchFigures() []figure {
 		{"mcts_overhead_pct", "%", pf.search(1)},
 		{"engine_visits_per_s", "visits/s", measureEngine(1, 1)},
 		{"engine_visits_per_s_2threads", "visits/s", measureEngine(2, 2)},
+		{"tactics_solved_pct", "%", measureTactics(false)},
+		{"tactics_solved_pct_guard", "%", measureTactics(true)},
 	}
 }
 
@@ -275,4 +279,49 @@ func engineVisits(ctx context.Context, threads, cores int) (float64, error) {
 		visits, spent = visits+res.Nodes, spent+time.Since(t0)
 	}
 	return float64(visits) / spent.Seconds(), ctx.Err()
+}
+
+// tacticsMoveTime is what each tactic of the suite gets: the move time of
+// the equal-time matches its positions come from.
+const tacticsMoveTime = 100 * time.Millisecond
+
+// measureTactics is the share of the tactics suite (reference.Suite) the
+// built-in network solves at tacticsMoveTime a position, on one thread and
+// one core, with or without the tactical guard (tactics=on). A solution is
+// checked by the mate finder, not compared with the suite's move: any mate
+// as short, or any move that escapes the mate, counts.
+func measureTactics(guard bool) func(context.Context) (float64, error) {
+	return func(ctx context.Context) (float64, error) {
+		suite, err := reference.Suite()
+		if err != nil {
+			return 0, err
+		}
+		if len(suite) == 0 {
+			return 0, errors.New("the tactics suite is empty")
+		}
+		e, err := engine.New(engine.Options{EvalWorkers: 1, Tactics: guard})
+		if err != nil {
+			return 0, err
+		}
+		defer e.Close()
+		finder := reference.NewMateFinder()
+		solved := 0
+		for _, t := range suite {
+			if err := e.SetPosition(t.Pos.FEN(), nil); err != nil {
+				return 0, fmt.Errorf("tactic %q: %w", t.ID, err)
+			}
+			res, err := e.Go(ctx, clock.Limits{MoveTime: tacticsMoveTime}, mcts.Progress{})
+			if err != nil {
+				return 0, fmt.Errorf("tactic %q: %w", t.ID, err)
+			}
+			ok, err := finder.Solves(ctx, t, res.BestMove)
+			if err != nil {
+				return 0, err
+			}
+			if ok {
+				solved++
+			}
+		}
+		return 100 * float64(solved) / float64(len(suite)), ctx.Err()
+	}
 }

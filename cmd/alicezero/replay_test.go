@@ -197,3 +197,23 @@ func TestReplayCancelled(t *testing.T) {
 		t.Errorf("cancelled: exit %d, stdout %q", code, out.String())
 	}
 }
+
+// --tactics prints, as EPD, the mate a named player's move allowed, and
+// nothing for the player who mated.
+func TestReplayTactics(t *testing.T) {
+	pgn := strings.NewReplacer(`[White "?"]`, `[White "Al"]`, `[Black "?"]`, `[Black "Bo"]`).Replace(quickMatePGN)
+	code, out, errOut := runReplayTest(t, pgn, "--tactics", "Bo", "--mate", "2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 1 || !strings.Contains(lines[0], "am dxe4; adm 1;") || !strings.Contains(lines[0], `id "game 1 move 2"`) {
+		t.Fatalf("replay --tactics Bo printed %q, want the one EPD line of 2...dxe4 allowing mate in one", out)
+	}
+	if code, out, _ := runReplayTest(t, pgn, "--tactics", "Al"); code != 0 || out != "" {
+		t.Errorf("replay --tactics Al: exit %d, printed %q; want nothing (White mated at once)", code, out)
+	}
+	if code, _, errOut := runReplayTest(t, pgn, "--tactics", "Bo", "--mate", "0"); code == 0 || !strings.Contains(errOut, "--mate 0") {
+		t.Errorf("--mate 0: exit %d, %q; want a usage error naming it", code, errOut)
+	}
+}
