@@ -19,6 +19,7 @@ type Game struct {
 	ctl   [2]Control // by env.Colour
 	left  [2]time.Duration
 	moves [2]int
+	read  [2]bool // set from outside
 	// Margin is the grace past a side's time left before its flag falls:
 	// a move that takes its time left (at least zero) plus Margin loses.
 	Margin  time.Duration
@@ -34,15 +35,18 @@ func NewGame(white, black Control) *Game {
 // Control is side's time control.
 func (g *Game) Control(side env.Colour) Control { return g.ctl[side] }
 
-// Timed reports whether side plays with a clock.
-func (g *Game) Timed(side env.Colour) bool { return g.ctl[side].Base > 0 }
+// Timed reports whether side plays with a clock: its Control has a base
+// time, or its clock was Set.
+func (g *Game) Timed(side env.Colour) bool { return g.ctl[side].Base > 0 || g.read[side] }
 
 // Left is side's time left (below zero within the margin).
 func (g *Game) Left(side env.Colour) time.Duration { return g.left[side] }
 
 // Set replaces side's time left with a reading from outside (XBoard's
-// time and otim commands).
-func (g *Game) Set(side env.Colour, left time.Duration) { g.left[side] = left }
+// time and otim commands); side then plays with a clock.
+func (g *Game) Set(side env.Colour, left time.Duration) {
+	g.left[side], g.read[side] = left, true
+}
 
 // OutOfTime reports whether side, having thought for elapsed since its
 // clock last stopped, has run out of time.

@@ -98,6 +98,12 @@ func TestGameSpendAndSet(t *testing.T) {
 	if g.Left(env.White) != 3*time.Second || g.Control(env.White) != c {
 		t.Errorf("set: %v, %+v", g.Left(env.White), g.Control(env.White))
 	}
+	// A clock read out from outside is a clock, with or without a
+	// Control.
+	g.Set(env.Black, 2*time.Second)
+	if l := g.Limits(env.Black, 0); !g.Timed(env.Black) || l != (Limits{WTime: 3 * time.Second, WInc: time.Second, BTime: 2 * time.Second}) {
+		t.Errorf("limits after a reading %+v", l)
+	}
 }
 
 func TestGamePeriods(t *testing.T) {
