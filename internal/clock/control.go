@@ -3,7 +3,6 @@ package clock
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -199,11 +198,56 @@ func ParseLevel(mps, base, inc string) (Control, error) {
 	return c, nil
 }
 
-var (
-	bareNumber     = regexp.MustCompile(`^(\d+\.?\d*|\.\d+)$`)
-	durationSyntax = regexp.MustCompile(`^((\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h))+$`)
-	unitSuffix     = map[time.Duration]string{time.Nanosecond: "ns", time.Microsecond: "us", time.Millisecond: "ms", time.Second: "s", time.Minute: "m", time.Hour: "h"}
-)
+var unitSuffix = map[time.Duration]string{time.Nanosecond: "ns", time.Microsecond: "us", time.Millisecond: "ms", time.Second: "s", time.Minute: "m", time.Hour: "h"}
+
+// number returns the length of the decimal number s starts with (digits
+// with at most one point, at least one digit), 0 if none.
+func number(s string) int {
+	n, digits, point := 0, 0, false
+	for ; n < len(s); n++ {
+		switch c := s[n]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.' && !point:
+			point = true
+		default:
+			if digits == 0 {
+				return 0
+			}
+			return n
+		}
+	}
+	if digits == 0 {
+		return 0
+	}
+	return n
+}
+
+// isBare reports whether s is a plain decimal number ("2", "0.5", ".5").
+func isBare(s string) bool { return s != "" && number(s) == len(s) }
+
+// isDuration reports whether s is written as a Go duration: numbers each
+// with a unit ("1m30s"), however large.
+func isDuration(s string) bool {
+	if s == "" {
+		return false
+	}
+	for s != "" {
+		n := number(s)
+		if n == 0 {
+			return false
+		}
+		s = s[n:]
+		u := len(s) - len(strings.TrimLeft(s, "nuµμmsh"))
+		switch s[:u] {
+		case "ns", "us", "µs", "μs", "ms", "s", "m", "h":
+		default:
+			return false
+		}
+		s = s[u:]
+	}
+	return true
+}
 
 // ParseTime reads one time of at least zero: a Go duration ("500ms",
 // "1m30s") or a bare decimal number of units ("0.5" of seconds; no signs,
@@ -216,7 +260,7 @@ func ParseTime(what, s string, unit time.Duration) (time.Duration, error) {
 		return 0, fmt.Errorf("no %s", what)
 	case strings.HasPrefix(s, "-"):
 		return 0, fmt.Errorf("%s %q is negative", what, s)
-	case bareNumber.MatchString(s):
+	case isBare(s):
 		suffix, ok := unitSuffix[unit]
 		if !ok {
 			return 0, errors.New("clock: bare numbers need a unit of ns, us, ms, s, m or h")
@@ -231,7 +275,7 @@ func ParseTime(what, s string, unit time.Duration) (time.Duration, error) {
 	}
 	d, err := time.ParseDuration(s)
 	switch {
-	case err != nil && durationSyntax.MatchString(s):
+	case err != nil && isDuration(s):
 		return 0, tooLong
 	case err != nil:
 		return 0, fmt.Errorf("%s %q is neither a number nor a duration such as 2s or 1m30s", what, s)
