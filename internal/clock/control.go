@@ -198,7 +198,24 @@ func ParseLevel(mps, base, inc string) (Control, error) {
 	return c, nil
 }
 
-var unitSuffix = map[time.Duration]string{time.Nanosecond: "ns", time.Microsecond: "us", time.Millisecond: "ms", time.Second: "s", time.Minute: "m", time.Hour: "h"}
+// unitSuffix is unit's suffix in a Go duration.
+func unitSuffix(unit time.Duration) (string, bool) {
+	switch unit {
+	case time.Nanosecond:
+		return "ns", true
+	case time.Microsecond:
+		return "us", true
+	case time.Millisecond:
+		return "ms", true
+	case time.Second:
+		return "s", true
+	case time.Minute:
+		return "m", true
+	case time.Hour:
+		return "h", true
+	}
+	return "", false
+}
 
 // number returns the length of the decimal number s starts with (digits
 // with at most one point, at least one digit), 0 if none.
@@ -261,7 +278,7 @@ func ParseTime(what, s string, unit time.Duration) (time.Duration, error) {
 	case strings.HasPrefix(s, "-"):
 		return 0, fmt.Errorf("%s %q is negative", what, s)
 	case isBare(s):
-		suffix, ok := unitSuffix[unit]
+		suffix, ok := unitSuffix(unit)
 		if !ok {
 			return 0, errors.New("clock: bare numbers need a unit of ns, us, ms, s, m or h")
 		}
