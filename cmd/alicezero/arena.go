@@ -44,7 +44,7 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	concurrency := fs.Int("concurrency", runtime.GOMAXPROCS(0), "games played at once")
 	movetime := fs.Duration("movetime", 0, "time per move, e.g. 100ms")
 	nodes := fs.Int64("nodes", 0, "nodes (network visits, engine nodes) per move")
-	tc := fs.String("tc", "", "per-game clock BASE+INC, e.g. 10s+0.1s; running out loses")
+	tc := fs.String("tc", "", "per-game clock BASE+INC, e.g. 10s+0.1s, 3m+2s or 180+2 (bare numbers: seconds, as PGN); running out loses")
 	plies := fs.Int("plies", 400, "ply cap: a game still going after it is an adjudicated draw (0: none)")
 	pgnPath := fs.String("pgn", "", "write all games to this PGN file")
 	jsonPath := fs.String("json", "", "write the ratings and pairings to this JSON file")
@@ -103,11 +103,11 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return err
 	}
 	if *tc != "" {
-		base, inc, err := arena.ParseClock(*tc)
+		c, err := clock.Seconds.Parse(*tc)
 		if err != nil {
-			return err
+			return fmt.Errorf("--tc: %w", err)
 		}
-		cfg.TimeControl = arena.ClockControl(base, inc)
+		cfg.TimeControl = c.Limits()
 		cfg.TimeControl.Nodes, cfg.TimeControl.MoveTime = *nodes, *movetime
 	}
 	if *drawFlag != "" {

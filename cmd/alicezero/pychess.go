@@ -27,7 +27,7 @@ func runPychess(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	weights := fs.String("weights", "", "checkpoint file or run folder; none: the plain search (default: the built-in network)")
 	variants := fs.String("variants", "alice", "comma-separated pychess variants to accept (known: "+strings.Join(pychess.VariantNames(), ", ")+")")
 	maxGames := fs.Int("max-games", 1, "most games played at once (each has its own search)")
-	minTC := fs.String("min-tc", "1+0", "fastest time control accepted, MINUTES+SECONDS (compared by base + 40 increments, as pychess classes speeds)")
+	minTC := fs.String("min-tc", "1+0", "fastest time control accepted, MINUTES+SECONDS as pychess writes them, or with units (5m+3s) (compared by base + 40 increments, as pychess classes speeds)")
 	maxTC := fs.String("max-tc", "60+60", "slowest time control accepted (\"\": no limit)")
 	pgnDir := fs.String("pgn-dir", "pychess-games", "folder for each finished game's PGN (\"\": keep none)")
 	visits := fs.Int("visits", 0, "most visits per move (0: as many as the clock allows)")

@@ -7,6 +7,26 @@
 //
 //	lim := clock.Limits{WTime: time.Minute, BTime: time.Minute, WInc: time.Second, BInc: time.Second}
 //	budget := lim.Budget(env.White) // a 30th of the clock plus ¾ of the increment
+//
+// A game's time control is a Control, read in one grammar,
+// [MOVES/]BASE[+INC]: a time with a unit ("3m+2s", "90s+0.5s",
+// "1m30s+2s") means the same to every front end, and a bare number is
+// read in the Convention of the front end's host, which it states:
+//
+//   - Seconds, as PGN's TimeControl tag ("180+2"): the arena's --tc and
+//     per-player tc=.
+//   - Lobby, minutes+seconds as pychess.org and lichess seeks ("3+2"):
+//     the pychess bot's --min-tc and --max-tc, the web server's
+//     time_control.
+//   - XBoard's "level MPS BASE INC" (base in minutes or MINUTES:SECONDS):
+//     ParseLevel; its st is seconds, read by ParseTime.
+//
+// UCI's go wtime/btime/winc/binc (whole milliseconds) and XBoard's
+// time/otim (whole centiseconds) are clock readings, not time controls:
+// their protocol packages read them. Control.PGN writes the one PGN
+// TimeControl tag, and Game keeps the two clocks of a timed game (charge
+// a move's time, add the increment, flag on time) for the arena, the web
+// server and the XBoard front end.
 package clock
 
 import (

@@ -294,7 +294,7 @@ func TestUCIEngineFailuresLoseGamesOnly(t *testing.T) {
 		{"illegal", clock.Limits{}, TermIllegal},
 		{"crash", clock.Limits{}, TermFailure},
 		{"slow", clock.Limits{MoveTime: 50 * time.Millisecond}, TermTime},
-		{"slow", ClockControl(200*time.Millisecond, 10*time.Millisecond), TermTime},
+		{"slow", clock.Control{Base: 200 * time.Millisecond, Inc: 10 * time.Millisecond}.Limits(), TermTime},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
@@ -404,27 +404,7 @@ func TestSplitCommandLine(t *testing.T) {
 	}
 }
 
-func TestParseClockAndFormat(t *testing.T) {
-	tests := []struct {
-		in        string
-		base, inc time.Duration
-	}{
-		{"10s+0.1s", 10 * time.Second, 100 * time.Millisecond},
-		{"10+0.1", 10 * time.Second, 100 * time.Millisecond},
-		{"1m", time.Minute, 0},
-		{"1m30s+2s", 90 * time.Second, 2 * time.Second},
-	}
-	for _, tt := range tests {
-		b, i, err := ParseClock(tt.in)
-		if err != nil || b != tt.base || i != tt.inc {
-			t.Errorf("%q: %v+%v, %v", tt.in, b, i, err)
-		}
-	}
-	for _, bad := range []string{"", "x", "0+1", "10s+x", "-5"} {
-		if _, _, err := ParseClock(bad); err == nil {
-			t.Errorf("%q accepted", bad)
-		}
-	}
+func TestParseFormat(t *testing.T) {
 	if f, err := ParseFormat("round-robin"); err != nil || f != RoundRobin {
 		t.Errorf("round-robin: %v %v", f, err)
 	}

@@ -12,7 +12,15 @@
 // (moves are played under clock.Limits, which is also a match's time
 // control); package reference the reference players; this package the UCI
 // engine player, openings, statistics and the tournament, and NewRegistry,
-// which registers the built-in kinds (random, ab, uci).
+// which registers the built-in kinds (random, ab, uci). A match's clock is
+// a clock.Control (read by clock.Seconds: bare numbers are seconds, as in
+// PGN) kept by a clock.Game, and its PGN tag is Control.PGN.
+//
+// The tournament's files: config.go (Config), format.go (pairing
+// schemes), results.go (how games end and the result types), run.go (the
+// scheduler: players, lanes, the record), play.go (one game), pgn.go (a
+// game's PGN), tabulate.go (a result's tables), limits.go (per-player
+// limit options).
 //
 // A match:
 //

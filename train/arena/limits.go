@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/internal/player"
@@ -18,8 +19,9 @@ var limitOptions = []string{"movetime", "nodes", "tc"}
 
 // playerLimits takes the limit options out of spec and returns the spec
 // without them and the player's own time control: the match's tc with
-// each given option replacing its part (movetime=D, nodes=N, tc=BASE+INC;
-// 0, or tc=none, removes the match's limit for this player).
+// each given option replacing its part (movetime=D, nodes=N, tc=BASE+INC
+// read as clock.Seconds reads it; 0, or tc=none, removes the match's
+// limit for this player).
 func playerLimits(spec player.Spec, tc clock.Limits) (player.Spec, clock.Limits, error) {
 	out := spec
 	out.Options = nil
@@ -41,21 +43,20 @@ func playerLimits(spec player.Spec, tc clock.Limits) (player.Spec, clock.Limits,
 			}
 			tc.Nodes = n
 		case "movetime":
-			d, err := parseSeconds(v)
-			if err != nil || d < 0 {
+			d, err := clock.ParseTime("move time", v, time.Second)
+			if err != nil {
 				return spec, tc, bad("a time per move ≥ 0, e.g. 500ms or 0.5 (seconds; 0: none)")
 			}
 			tc.MoveTime = d
 		case "tc":
-			if v == "none" || v == "0" {
-				tc.WTime, tc.BTime, tc.WInc, tc.BInc = 0, 0, 0, 0
-				break
-			}
-			base, inc, err := ParseClock(v)
+			c, err := clock.Seconds.Parse(v)
 			if err != nil {
-				return spec, tc, bad("a clock BASE+INC, e.g. 10s+0.1s or 60+0.5, or none")
+				return spec, tc, fmt.Errorf("player %q: option %s: %w", spec.Text, o.Name, err)
 			}
-			tc.WTime, tc.BTime, tc.WInc, tc.BInc = base, base, inc, inc
+			if c.Base == 0 && c.Inc > 0 || c.Moves != 0 {
+				return spec, tc, bad("a clock with a base time, for the whole game: BASE+INC, e.g. 10s+0.1s or 60+0.5 (seconds), or none")
+			}
+			tc.WTime, tc.BTime, tc.WInc, tc.BInc = c.Base, c.Base, c.Inc, c.Inc
 		}
 	}
 	return out, tc, nil
@@ -68,13 +69,4 @@ func isLimitOption(lowerName string) bool {
 		}
 	}
 	return false
-}
-
-// pgnTimeControl writes a clock as the PGN TimeControl tag ("10+0.1"), or
-// "-" for none.
-func pgnTimeControl(tc clock.Limits) string {
-	if tc.WTime <= 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%g+%g", tc.WTime.Seconds(), tc.WInc.Seconds())
 }

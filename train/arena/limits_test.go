@@ -169,7 +169,8 @@ func TestPerPlayerLimitErrors(t *testing.T) {
 	tests := []struct{ spec, want string }{
 		{"ab:nodes=-1", `option nodes="-1": want a whole number`},
 		{"ab:movetime=fast", `option movetime="fast": want a time per move`},
-		{"ab:tc=10s+x", `option tc="10s+x": want a clock`},
+		{"ab:tc=10s+x", `option tc: time control "10s+x": increment "x" is neither a number nor a duration`},
+		{"ab:tc=40/60", `option tc="40/60": want a clock with a base time, for the whole game`},
 		{"random:TC=0+1", `option TC="0+1": want a clock`},
 	}
 	for _, tt := range tests {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/sourcegraph/conc/panics"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 )
 
 // variants maps pychess's variant names to the rule sets they are.
@@ -121,23 +121,18 @@ func New(client *Client, engine Engine, cfg Config) (*Bot, error) {
 	}, nil
 }
 
-// ParseTimeControl reads a time control as pychess's lobby writes it:
-// minutes of base time (a fraction allowed) "+" seconds of increment, e.g.
-// "5+3" or "0.5+0".
+// ParseTimeControl reads a time control as pychess's lobby writes it
+// (clock.Lobby): minutes of base time (a fraction allowed) "+" seconds of
+// increment, e.g. "5+3" or "0.5+0", or with units ("5m+3s").
 func ParseTimeControl(s string) (TimeControl, error) {
-	base, inc, ok := strings.Cut(strings.TrimSpace(s), "+")
-	bad := func() (TimeControl, error) {
-		return TimeControl{}, fmt.Errorf("time control %q: want MINUTES+SECONDS, e.g. 5+3", s)
+	c, err := clock.Lobby.Parse(s)
+	if err != nil {
+		return TimeControl{}, err
 	}
-	if !ok {
-		return bad()
+	if c.Moves != 0 {
+		return TimeControl{}, fmt.Errorf("time control %q: pychess has no moves per period (want MINUTES+SECONDS, e.g. 5+3)", s)
 	}
-	m, err1 := strconv.ParseFloat(base, 64)
-	sec, err2 := strconv.ParseFloat(inc, 64)
-	if err1 != nil || err2 != nil || !(m >= 0 && m <= 1e6) || !(sec >= 0 && sec <= 1e6) {
-		return bad()
-	}
-	return TimeControl{Type: "clock", Limit: m * 60, Increment: sec}, nil
+	return TimeControl{Type: "clock", Limit: c.Base.Seconds(), Increment: c.Inc.Seconds()}, nil
 }
 
 // Run plays until ctx ends or the server refuses the bot: it reads the

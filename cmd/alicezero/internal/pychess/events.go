@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 )
 
 // Event types on the event stream (testdata/README.md lists where each
@@ -79,13 +80,16 @@ const estimateMoves = 40
 // classes its speeds by.
 func (tc TimeControl) Estimate() time.Duration { return tc.Base() + estimateMoves*tc.Inc() }
 
-// String writes the time control as pychess does in PGN ("300+3"), or
-// "correspondence".
+// Control is the clock as the one time-control type.
+func (tc TimeControl) Control() clock.Control { return clock.Control{Base: tc.Base(), Inc: tc.Inc()} }
+
+// String writes the time control as PGN's TimeControl tag ("300+3"), as
+// pychess does, or "correspondence".
 func (tc TimeControl) String() string {
 	if tc.Type != "clock" {
 		return tc.Type
 	}
-	return fmt.Sprintf("%g+%g", tc.Limit, tc.Increment)
+	return tc.Control().PGN()
 }
 
 // GameEvent is one line of a game stream: Full for gameFull, State for

@@ -428,7 +428,7 @@ func (g *game) finish(st *setup, moves []string, aborted bool) {
 	pg.SetTag("White", st.white)
 	pg.SetTag("Black", st.black)
 	if g.tc != (TimeControl{}) {
-		pg.SetTag("TimeControl", g.tc.String())
+		pg.SetTag("TimeControl", g.tc.Control().PGN())
 	}
 	switch {
 	case status.IsOver():

@@ -147,13 +147,15 @@ func TestParseTimeControl(t *testing.T) {
 		"5+3":   {Type: "clock", Limit: 300, Increment: 3},
 		"0.5+0": {Type: "clock", Limit: 30, Increment: 0},
 		" 1+2 ": {Type: "clock", Limit: 60, Increment: 2},
+		"5m+3s": {Type: "clock", Limit: 300, Increment: 3},
+		"90s+0": {Type: "clock", Limit: 90, Increment: 0},
 	}
 	for s, want := range good {
 		if got, err := ParseTimeControl(s); err != nil || got != want {
 			t.Errorf("ParseTimeControl(%q) = %+v, %v; want %+v", s, got, err, want)
 		}
 	}
-	for _, s := range []string{"", "5", "5+", "+3", "a+b", "-1+0", "1+-2", "Inf+0", "NaN+0"} {
+	for _, s := range []string{"", "5", "5+", "+3", "a+b", "-1+0", "1+-2", "Inf+0", "NaN+0", "1e1+0", "40/5+0"} {
 		if _, err := ParseTimeControl(s); err == nil {
 			t.Errorf("ParseTimeControl(%q) gave no error", s)
 		}

@@ -23,14 +23,16 @@ func TestParseTimeControl(t *testing.T) {
 		{"0.5+0", 30 * time.Second, 0, "0.5+0", "30+0"},
 		{"2+0.5", 2 * time.Minute, 500 * time.Millisecond, "2+0.5", "120+0.5"},
 		{"180+180", 3 * time.Hour, 3 * time.Minute, "180+180", "10800+180"},
+		{"3m+2s", 3 * time.Minute, 2 * time.Second, "3+2", "180+2"},
+		{"90s+1", 90 * time.Second, time.Second, "1.5+1", "90+1"},
 	} {
 		got, err := parseTimeControl(tc.in)
 		if err != nil || got == nil {
 			t.Errorf("%q: %v, %v", tc.in, got, err)
 			continue
 		}
-		if got.base != tc.base || got.inc != tc.inc || got.String() != tc.str || got.pgnTag() != tc.pgn {
-			t.Errorf("%q: base %v inc %v, written %q and %q; want %v, %v, %q, %q", tc.in, got.base, got.inc, got, got.pgnTag(), tc.base, tc.inc, tc.str, tc.pgn)
+		if str := clock.Lobby.Format(*got); got.Base != tc.base || got.Inc != tc.inc || str != tc.str || got.PGN() != tc.pgn {
+			t.Errorf("%q: base %v inc %v, written %q and %q; want %v, %v, %q, %q", tc.in, got.Base, got.Inc, str, got.PGN(), tc.base, tc.inc, tc.str, tc.pgn)
 		}
 	}
 	for _, in := range []string{"", "none", " None "} {
@@ -41,26 +43,28 @@ func TestParseTimeControl(t *testing.T) {
 	for _, tc := range []struct{ in, frag string }{
 		{"3", "no increment"},
 		{"fast", "no increment"},
-		{"3+", "seconds"},
-		{"+2", "minutes"},
-		{"a+b", "minutes"},
-		{"-1+0", "minutes"},
-		{"1+-1", "seconds"},
+		{"3+", "no increment after the +"},
+		{"+2", "no base"},
+		{"a+b", `base "a" is neither`},
+		{"-1+0", `base "-1" is negative`},
+		{"1+-1", `increment "-1" is negative`},
 		{"0+0", "base must lie"},
 		{"0.01+0", "base must lie"},
 		{"181+0", "base must lie"},
-		{"1e9+0", "minutes"},
-		{"0x10+0", "minutes"},
-		{"Inf+0", "minutes"},
-		{"NaN+0", "minutes"},
+		{"1000001+0", "too long"},
+		{"1e9+0", `base "1e9" is neither`},
+		{"0x10+0", `base "0x10" is neither`},
+		{"Inf+0", `base "Inf" is neither`},
+		{"NaN+0", `base "NaN" is neither`},
 		{"1+181", "increment must lie"},
-		{"1+2+3", "seconds"},
-		{"1.2.3+0", "minutes"},
-		{"３+2", "minutes"},
-		{".+0", "minutes"},
+		{"1+2+3", `increment "2+3" is neither`},
+		{"1.2.3+0", `base "1.2.3" is neither`},
+		{"３+2", `base "３" is neither`},
+		{".+0", `base "." is neither`},
+		{"40/5+0", "moves per period are not supported"},
 	} {
 		_, err := parseTimeControl(tc.in)
-		if err == nil || !strings.Contains(err.Error(), tc.frag) || !strings.Contains(err.Error(), "e.g. 3+2") {
+		if err == nil || !strings.Contains(err.Error(), tc.frag) || !strings.Contains(err.Error(), "time_control") || !strings.Contains(err.Error(), "e.g. 3+2") {
 			t.Errorf("%q: error %v, want one about %q with an example", tc.in, err, tc.frag)
 		}
 	}

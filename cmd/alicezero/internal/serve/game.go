@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 )
 
 // game is a session's game: a position with its history back to the
@@ -57,7 +58,7 @@ func (g *game) state(now time.Time) gameJSON {
 }
 
 // set replaces the game; tc, when not nil, times it.
-func (g *game) set(p *env.Position, tags [][2]string, tc *timeControl) {
+func (g *game) set(p *env.Position, tags [][2]string, tc *clock.Control) {
 	g.pos, g.tags, g.clock = p, tags, nil
 	if tc != nil {
 		g.clock = newGameClock(*tc)
@@ -92,7 +93,7 @@ func (g *game) makeMove(m env.Move, now time.Time) {
 // game lost on time stays lost.
 func (g *game) undo(n int, now time.Time) (int, error) {
 	g.tick(now)
-	if g.clock != nil && g.clock.flagged {
+	if g.clock != nil && g.clock.flagged() {
 		return 0, badRequest("the game is over (%s): the time is spent, and undo gives none back; start a new game", g.overReason())
 	}
 	g.charge(now)
@@ -125,9 +126,9 @@ func (g *game) pgn() (string, error) {
 	}
 	_, pg.Result = g.outcome()
 	if c := g.clock; c != nil {
-		pg.SetTag("TimeControl", c.tc.pgnTag())
+		pg.SetTag("TimeControl", c.tc.PGN())
 		switch {
-		case c.flagged:
+		case c.flagged():
 			pg.SetTag("Termination", "time forfeit")
 		case g.pos.Status().IsOver():
 			pg.SetTag("Termination", "normal")

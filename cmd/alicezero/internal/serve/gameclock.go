@@ -2,20 +2,12 @@ package serve
 
 import (
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
 )
-
-// timeControl is a game's Fischer time control: the time each side starts
-// with and the increment added to a side's clock after each of its moves.
-type timeControl struct {
-	base, inc time.Duration
-}
 
 // Bounds on a time control, as the big sites set them.
 const (
@@ -27,59 +19,31 @@ const (
 // timeControlPresets are the time controls the page offers by name.
 func timeControlPresets() []string { return []string{"1+0", "3+2", "5+3", "15+10"} }
 
-// parseTimeControl reads a time control as players write it, "M+S": the
-// minutes each side starts with and the seconds added after each move
-// ("3+2", "0.5+0", "15+10"). "" and "none" mean no clock (nil).
-func parseTimeControl(s string) (*timeControl, error) {
+// parseTimeControl reads a time control as players write it, in the
+// lobbies' convention (clock.Lobby): "M+S", the minutes each side starts
+// with and the seconds added after each move ("3+2", "0.5+0", "15+10"), or
+// with units ("3m+2s"). "" and "none" mean no clock (nil).
+func parseTimeControl(s string) (*clock.Control, error) {
 	s = strings.TrimSpace(s)
 	if s == "" || strings.EqualFold(s, "none") {
 		return nil, nil
 	}
+	tc, err := clock.Lobby.Parse(s)
+	if err != nil {
+		return nil, badRequest("time_control: %v", err)
+	}
 	bad := func(format string, args ...any) error {
 		return badRequest("time_control %q: %s (want minutes+seconds, e.g. 3+2, or none)", s, fmt.Sprintf(format, args...))
 	}
-	minutes, seconds, ok := strings.Cut(s, "+")
-	if !ok {
-		return nil, bad("no increment")
-	}
-	m, ok := decimal(strings.TrimSpace(minutes))
-	if !ok {
-		return nil, bad("the minutes %q are not a number", minutes)
-	}
-	sec, ok := decimal(strings.TrimSpace(seconds))
-	if !ok {
-		return nil, bad("the seconds %q are not a number", seconds)
-	}
-	// Bounds first: a huge number would overflow a Duration.
-	if m*60 < minBase.Seconds() || m*60 > maxBase.Seconds() {
+	switch {
+	case tc.Moves != 0:
+		return nil, bad("moves per period are not supported")
+	case tc.Base < minBase || tc.Base > maxBase:
 		return nil, bad("the base must lie in %v..%v", minBase, maxBase)
-	}
-	if sec > maxInc.Seconds() {
+	case tc.Inc > maxInc:
 		return nil, bad("the increment must lie in 0..%v", maxInc)
 	}
-	ms := func(v float64) time.Duration { return time.Duration(math.Round(v*1000)) * time.Millisecond }
-	return &timeControl{base: ms(m * 60), inc: ms(sec)}, nil
-}
-
-// decimal reads a plain decimal number (digits with at most one point):
-// not the signs, exponents, hexadecimal and infinities ParseFloat takes.
-func decimal(s string) (float64, bool) {
-	if s == "" || s == "." || strings.Count(s, ".") > 1 || strings.Trim(s, "0123456789.") != "" {
-		return 0, false
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	return v, err == nil
-}
-
-// String writes the time control as parseTimeControl reads it.
-func (tc timeControl) String() string {
-	return strconv.FormatFloat(tc.base.Minutes(), 'f', -1, 64) + "+" + strconv.FormatFloat(tc.inc.Seconds(), 'f', -1, 64)
-}
-
-// pgnTag writes the time control as PGN's TimeControl tag: seconds, then
-// the increment in seconds ("180+2").
-func (tc timeControl) pgnTag() string {
-	return strconv.FormatFloat(tc.base.Seconds(), 'f', -1, 64) + "+" + strconv.FormatFloat(tc.inc.Seconds(), 'f', -1, 64)
+	return &tc, nil
 }
 
 // gameClock is the clocks of a timed game. The server is their only
@@ -91,20 +55,22 @@ func (tc timeControl) pgnTag() string {
 // taken and no increment added), as on the big sites; from then on the
 // side to move's clock runs until the game ends. Undo gives back no time.
 type gameClock struct {
-	tc timeControl
-	// left is each side's time (by env.Colour); the side to move's as of
-	// since, when its clock runs.
-	left  [2]time.Duration
+	*clock.Game
+	tc clock.Control
+	// since is when the side to move's clock last started, once it runs.
 	since time.Time
 	// started is set by the first move.
 	started bool
-	// flagged is set when the side flag's time ran out: the game is over.
-	flagged bool
-	flag    env.Colour
 }
 
-func newGameClock(tc timeControl) *gameClock {
-	return &gameClock{tc: tc, left: [2]time.Duration{tc.base, tc.base}}
+func newGameClock(tc clock.Control) *gameClock {
+	return &gameClock{Game: clock.NewGame(tc, tc), tc: tc}
+}
+
+// flagged reports whether a side's time ran out: the game is over.
+func (c *gameClock) flagged() bool {
+	_, f := c.Flagged()
+	return f
 }
 
 // clockJSON is a game's clocks as the page shows them, at the moment of
@@ -128,12 +94,12 @@ const statusTimeForfeit = "time-forfeit"
 // running reports whether the side to move's clock runs.
 func (g *game) running() bool {
 	c := g.clock
-	return c != nil && c.started && !c.flagged && !g.pos.Status().IsOver()
+	return c != nil && c.started && !c.flagged() && !g.pos.Status().IsOver()
 }
 
 // timeLeft returns side's time left at now.
 func (g *game) timeLeft(side env.Colour, now time.Time) time.Duration {
-	left := g.clock.left[side]
+	left := g.clock.Left(side)
 	if side == g.pos.SideToMove() && g.running() {
 		left -= now.Sub(g.clock.since)
 	}
@@ -147,12 +113,10 @@ func (g *game) tick(now time.Time) {
 	if !g.running() {
 		return
 	}
-	side := g.pos.SideToMove()
-	if g.timeLeft(side, now) > 0 {
-		return
+	c, side := g.clock, g.pos.SideToMove()
+	if elapsed := now.Sub(c.since); c.OutOfTime(side, elapsed) {
+		c.Spend(side, elapsed) // the flag falls
 	}
-	c := g.clock
-	c.left[side], c.flagged, c.flag = 0, true, side
 }
 
 // charge takes the side to move's time since its clock last started off
@@ -160,7 +124,7 @@ func (g *game) tick(now time.Time) {
 func (g *game) charge(now time.Time) {
 	if c := g.clock; c != nil {
 		if g.running() {
-			c.left[g.pos.SideToMove()] = g.timeLeft(g.pos.SideToMove(), now)
+			c.Spend(g.pos.SideToMove(), now.Sub(c.since))
 		}
 		c.since = now
 	}
@@ -174,9 +138,8 @@ func (g *game) moved(now time.Time) {
 	if c == nil {
 		return
 	}
-	if c.started {
-		g.charge(now)
-		c.left[g.pos.SideToMove()] += c.tc.inc
+	if g.running() {
+		c.Move(g.pos.SideToMove(), now.Sub(c.since))
 	}
 	c.started, c.since = true, now
 }
@@ -186,11 +149,12 @@ func (g *game) moved(now time.Time) {
 // since a lone king can never mate (FIDE's rule 6.9, as the big sites
 // play it).
 func (g *game) outcome() (string, env.Result) {
-	if c := g.clock; c != nil && c.flagged {
+	if c := g.clock; c != nil && c.flagged() {
+		flag, _ := c.Flagged()
 		switch {
-		case g.pos.Material(c.flag.Other()) == 0:
+		case g.pos.Material(flag.Other()) == 0:
 			return statusTimeForfeit, env.Draw
-		case c.flag == env.White:
+		case flag == env.White:
 			return statusTimeForfeit, env.BlackWins
 		default:
 			return statusTimeForfeit, env.WhiteWins
@@ -202,13 +166,14 @@ func (g *game) outcome() (string, env.Result) {
 
 // isOver reports whether the game has ended, by the rules or on time.
 func (g *game) isOver() bool {
-	return g.pos.Status().IsOver() || g.clock != nil && g.clock.flagged
+	return g.pos.Status().IsOver() || g.clock != nil && g.clock.flagged()
 }
 
 // overReason says how an ended game ended, for an error message.
 func (g *game) overReason() string {
-	if c := g.clock; c != nil && c.flagged {
-		return colourName(c.flag) + "'s time ran out"
+	if c := g.clock; c != nil && c.flagged() {
+		flag, _ := c.Flagged()
+		return colourName(flag) + "'s time ran out"
 	}
 	return g.pos.Status().String()
 }
@@ -227,13 +192,13 @@ func (g *game) describeClock(now time.Time) *clockJSON {
 	if c == nil {
 		return nil
 	}
-	js := &clockJSON{TimeControl: c.tc.String(), BaseMS: c.tc.base.Milliseconds(), IncrementMS: c.tc.inc.Milliseconds(),
+	js := &clockJSON{TimeControl: clock.Lobby.Format(c.tc), BaseMS: c.tc.Base.Milliseconds(), IncrementMS: c.tc.Inc.Milliseconds(),
 		WhiteMS: g.timeLeft(env.White, now).Milliseconds(), BlackMS: g.timeLeft(env.Black, now).Milliseconds()}
 	if g.running() {
 		js.Running = g.pos.SideToMove().String()
 	}
-	if c.flagged {
-		js.Flag = c.flag.String()
+	if flag, flagged := c.Flagged(); flagged {
+		js.Flag = flag.String()
 	}
 	return js
 }
@@ -242,9 +207,9 @@ func (g *game) describeClock(now time.Time) *clockJSON {
 // them.
 func (g *game) engineLimits(now time.Time) clock.Limits {
 	c := g.clock
-	lim := clock.Limits{WTime: g.timeLeft(env.White, now), BTime: g.timeLeft(env.Black, now), WInc: c.tc.inc, BInc: c.tc.inc}
-	// A clock at zero reads as "no clock" to the time manager; the side
-	// that has not flagged yet has at least a millisecond.
-	lim.WTime, lim.BTime = max(lim.WTime, time.Millisecond), max(lim.BTime, time.Millisecond)
-	return lim
+	var elapsed time.Duration
+	if g.running() {
+		elapsed = now.Sub(c.since)
+	}
+	return c.Limits(g.pos.SideToMove(), elapsed)
 }

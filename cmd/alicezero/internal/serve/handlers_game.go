@@ -70,7 +70,7 @@ type newGameRequest struct {
 	FEN     string `json:"fen"`
 	Variant string `json:"variant"`
 	// TimeControl times the game: "M+S" (minutes each, seconds added per
-	// move) or "" / "none" for no clock.
+	// move; clock.Lobby) or "" / "none" for no clock.
 	TimeControl string `json:"time_control"`
 }
 

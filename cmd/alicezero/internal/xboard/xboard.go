@@ -187,8 +187,7 @@ type session struct {
 	liftedSet bool
 
 	// Time control: level MPS BASE INC, st, and the clocks from time/otim.
-	mps       int
-	base, inc time.Duration
+	tc        clock.Control
 	st        time.Duration
 	myTime    time.Duration
 	oppTime   time.Duration
@@ -307,12 +306,12 @@ func (x *session) handle(ctx context.Context, line string) bool {
 	case "level":
 		x.level(line, args)
 	case "st":
-		s, err := strconv.ParseFloat(arg, 64)
-		if err != nil || s < 0 || s > 1e6 {
+		st, err := clock.ParseTime("st", arg, time.Second)
+		if err != nil {
 			x.out.printf("Error (bad argument): %s", lines.Clip(line))
 			return false
 		}
-		x.st = time.Duration(s * float64(time.Second))
+		x.st = st
 	case "sd", "nps":
 		// A depth bound means nothing to a tree search; the time control
 		// still holds.
@@ -422,42 +421,19 @@ func (x *session) option(line, arg string) {
 	}
 }
 
-// level reads "level MPS BASE INC": BASE in minutes or minutes:seconds,
-// INC in seconds.
+// level reads "level MPS BASE INC" (clock.ParseLevel): BASE in minutes or
+// minutes:seconds, INC in seconds.
 func (x *session) level(line string, args []string) {
-	bad := func() { x.out.printf("Error (bad argument): %s", lines.Clip(line)) }
 	if len(args) != 3 {
-		bad()
+		x.out.printf("Error (bad argument): %s", lines.Clip(line))
 		return
 	}
-	mps, err := strconv.Atoi(args[0])
-	if err != nil || mps < 0 {
-		bad()
+	tc, err := clock.ParseLevel(args[0], args[1], args[2])
+	if err != nil {
+		x.out.printf("Error (bad argument): %s", lines.Clip(line))
 		return
 	}
-	var base time.Duration
-	if m, s, ok := strings.Cut(args[1], ":"); ok {
-		mi, err1 := strconv.Atoi(m)
-		se, err2 := strconv.Atoi(s)
-		if err1 != nil || err2 != nil || mi < 0 || se < 0 {
-			bad()
-			return
-		}
-		base = time.Duration(mi)*time.Minute + time.Duration(se)*time.Second
-	} else {
-		mi, err := strconv.ParseFloat(args[1], 64)
-		if err != nil || mi < 0 || mi > 1e6 {
-			bad()
-			return
-		}
-		base = time.Duration(mi * float64(time.Minute))
-	}
-	inc, err := strconv.ParseFloat(args[2], 64)
-	if err != nil || inc < 0 || inc > 1e6 {
-		bad()
-		return
-	}
-	x.mps, x.base, x.inc, x.st = mps, base, time.Duration(inc*float64(time.Second)), 0
+	x.tc, x.st = tc, 0
 }
 
 // limits turns the time control into the search's limits.
@@ -467,9 +443,11 @@ func (x *session) limits(pos *env.Position) clock.Limits {
 		lim.MoveTime = x.st
 		return lim
 	}
+	// The GUI keeps the clocks and reads them out (time, otim) before the
+	// engine's move; without them, both sides have the base.
 	my, opp := x.myTime, x.oppTime
 	if !x.haveClock {
-		my, opp = x.base, x.base
+		my, opp = x.tc.Base, x.tc.Base
 	}
 	if my <= 0 {
 		return lim // no time control: the engine's visits
@@ -477,14 +455,11 @@ func (x *session) limits(pos *env.Position) clock.Limits {
 	if opp <= 0 {
 		opp = my
 	}
-	if x.engineSide == env.White {
-		lim.WTime, lim.BTime, lim.WInc, lim.BInc = my, opp, x.inc, x.inc
-	} else {
-		lim.WTime, lim.BTime, lim.WInc, lim.BInc = opp, my, x.inc, x.inc
-	}
-	if x.mps > 0 {
-		lim.MovesToGo = x.mps - (pos.FullmoveNumber()-1)%x.mps
-	}
+	clk := clock.NewGame(x.tc, x.tc)
+	clk.Set(x.engineSide, my)
+	clk.Set(x.engineSide.Other(), opp)
+	lim = clk.Limits(x.engineSide, 0)
+	lim.MovesToGo = x.tc.MovesToGo(pos.FullmoveNumber() - 1)
 	return lim
 }
 

@@ -80,6 +80,7 @@ func TestBadInput(t *testing.T) {
 		{"line over the limit", "setboard " + huge + "\n", "Error (line too long"},
 		{"illegal move", "force\nusermove e2e4\n", "Illegal move: e2e4"},
 		{"bad level", "level x y z\n", "Error (bad argument): level x y z"},
+		{"bad st", "st -1\n", "Error (bad argument): st -1"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out := script(t, enginetest.New(), setup+tt.input+"ping 7\n", Options{})
@@ -133,7 +134,10 @@ func TestTimeControls(t *testing.T) {
 	}{
 		{"level 40 5 0\ntime 30000\notim 20000\n", clock.Limits{BTime: 300 * time.Second, WTime: 200 * time.Second, MovesToGo: 40}},
 		{"level 0 2:30 3\n", clock.Limits{WTime: 150 * time.Second, BTime: 150 * time.Second, WInc: 3 * time.Second, BInc: 3 * time.Second}},
+		{"level 0 0.5 0.5\n", clock.Limits{WTime: 30 * time.Second, BTime: 30 * time.Second, WInc: 500 * time.Millisecond, BInc: 500 * time.Millisecond}},
+		{"time 6000\notim 9000\n", clock.Limits{BTime: 60 * time.Second, WTime: 90 * time.Second}}, // clocks without a level
 		{"st 5\n", clock.Limits{MoveTime: 5 * time.Second}},
+		{"st 0.25\n", clock.Limits{MoveTime: 250 * time.Millisecond}},
 		{"", clock.Limits{}},
 	} {
 		e := enginetest.New()
