@@ -21,8 +21,8 @@
 //
 // # Search
 //
-// Nodes live in a flat arena addressed by int32 indices (children
-// contiguous); the arena and every per-playout buffer are reused, so a
+// Nodes live in a flat node pool addressed by int32 indices (children
+// contiguous); the pool and every per-playout buffer are reused, so a
 // search allocates nothing per playout once the buffers have grown. A node
 // stores the sum of W-L (and D) over its visits from the view of its own
 // side to move; backup flips the sign every ply. A playout descends from

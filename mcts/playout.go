@@ -6,8 +6,8 @@ import (
 	"github.com/alicezero/alicezero/env"
 )
 
-// leafSlot is one playout in flight: the path from the root (arena
-// indices), and for a leaf awaiting evaluation its legal moves, their
+// leafSlot is one playout in flight: the path from the root (node
+// pool indices), and for a leaf awaiting evaluation its legal moves, their
 // policy indices and its cache key.
 type leafSlot struct {
 	t         *Tree

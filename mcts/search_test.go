@@ -47,7 +47,7 @@ var standIns = []struct {
 	eval Evaluator
 }{{"uniform", UniformEvaluator{}}, {"material", MaterialEvaluator{}}}
 
-// checkTree verifies the arena's invariants after a search: nothing in
+// checkTree verifies the node pool's invariants after a search: nothing in
 // flight, no pending node, visit counts consistent with the children's.
 func checkTree(t *testing.T, tr *Tree) {
 	t.Helper()
