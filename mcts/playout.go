@@ -2,6 +2,7 @@ package mcts
 
 import (
 	"math"
+	"slices"
 
 	"github.com/alicezero/alicezero/env"
 )
@@ -430,7 +431,7 @@ func (t *Tree) rootExpanded() {
 			t.savedPriors = append(t.savedPriors, c.prior)
 		}
 		t.priorsSaved = true
-		t.dirBuf = growF64(t.dirBuf, n)
+		t.dirBuf = slices.Grow(t.dirBuf[:0], n)[:n]
 		sampleDirichlet(t.rng, t.cfg.DirichletAlpha, t.dirBuf)
 		eps := t.cfg.DirichletEpsilon
 		var vp float32
@@ -442,13 +443,6 @@ func (t *Tree) rootExpanded() {
 		}
 		r.visitedPrior = vp
 	}
-}
-
-func growF64(s []float64, n int) []float64 {
-	if cap(s) < n {
-		return make([]float64, n)
-	}
-	return s[:n]
 }
 
 // restorePriors undoes the previous search's root noise.
