@@ -458,8 +458,12 @@ func TestPipelinedDeterminism(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i, r := range out {
-				if r.Nodes < 1 {
-					t.Fatalf("tree %d: %d playouts", i, r.Nodes)
+				want := cfg.Simulations
+				if !r.UseForTraining {
+					want = max(1, cfg.Simulations/cfg.PlayoutCapFactor)
+				}
+				if r.Nodes != want {
+					t.Fatalf("tree %d: %d playouts, want %d", i, r.Nodes, want)
 				}
 				all = append(all, r)
 				if err := trees[i].Advance(r.BestMove); err != nil {
