@@ -87,11 +87,14 @@
 // (more per tree, with virtual loss, only when too few trees remain to fill
 // the batch), evaluates the batch with one call, then expands and backs up.
 // Playouts ending on terminal, proven or cached positions complete without
-// the network. With Config.Workers > 1 the trees are split among goroutines
-// (conc pools) with separate batches, so one batch is gathered while
-// another is evaluated. Search (engine mode) runs Config.Workers goroutines
-// on one tree under a mutex, each sending batches of up to
-// Config.BatchSize leaves; tree operations are cheap next to evaluation.
+// the network. Given at least two batches' worth of trees, the next batch
+// is gathered while the last is evaluated (on a helper goroutine), every
+// tree still seeing the network's answers before it descends again. With
+// Config.Workers > 1 the trees are split among goroutines (conc pools)
+// with separate batches. Search (engine mode) runs Config.Workers goroutines
+// on one tree under a mutex; they share Config.BatchSize leaves in flight,
+// each gathering its part (at least 8, the fast evaluator's lane group)
+// and evaluating it outside the lock.
 //
 // # Determinism
 //
