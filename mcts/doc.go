@@ -93,8 +93,7 @@
 // Config.Workers > 1 the trees are split among goroutines (conc pools)
 // with separate batches. Search (engine mode) runs Config.Workers goroutines
 // on one tree under a mutex; they share Config.BatchSize leaves in flight,
-// each gathering its part (at least 8, the fast evaluator's lane group)
-// and evaluating it outside the lock.
+// each gathering its share and evaluating it outside the lock.
 //
 // # Determinism
 //
