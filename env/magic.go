@@ -6,10 +6,10 @@ package env
 // occupancies that give the same attacks. The technique is the well-known
 // "magic bitboards" one; these particular numbers are our own, found once by
 // trial over sparse random candidates (the AND of three splitmix64 draws,
-// seeded with "Alice") — the search every process used to run in its init.
-// They are constants now so that start-up costs nothing; TestMagicNumbers
-// checks every square's number against every occupancy, and findMagic (in
-// the tests) searches a replacement should a table layout ever change.
+// seeded with "Alice"). They are constants so that start-up searches
+// nothing; TestMagicNumbers checks every square's number against every
+// occupancy, and findMagic (in the tests) searches a replacement should a
+// table layout ever change.
 
 // rookMagicNumbers is indexed by square, a1 = 0 … h8 = 63.
 var rookMagicNumbers = [64]uint64{

@@ -10,13 +10,13 @@ import (
 	"github.com/alicezero/alicezero/internal/clock"
 )
 
-// A bounded tree's arena never grows past MaxTreeNodes, through a search that fills it and an Advance that keeps
-// a subtree; an infinite search on a full tree goes on reporting until it
-// is stopped.
-func TestBoundedTreeStaysInItsArena(t *testing.T) {
+// A bounded tree's node pool never grows past MaxTreeNodes, through a
+// search that fills it and an Advance that keeps a subtree; an infinite
+// search on a full tree goes on reporting until it is stopped.
+func TestBoundedTreeStaysInItsPool(t *testing.T) {
 	cfg := DefaultPlayConfig()
 	cfg.CacheEntries = 1 << 12
-	cfg.MaxTreeNodes = 300_000 // past the first arena, not a power of two: doubling would overshoot it
+	cfg.MaxTreeNodes = 300_000 // past the first pool, not a power of two: doubling would overshoot it
 	s := newSearcher(t, hashEvaluator{}, cfg)
 	tr := newTree(t, s, mustPlay(t, "d2d4", "g8f6"), 1)
 
@@ -52,13 +52,13 @@ func TestBoundedTreeStaysInItsArena(t *testing.T) {
 		t.Errorf("%d reports after the tree filled (of %d): an infinite search on a full tree must go on reporting", n, reports.Load())
 	}
 	if c := cap(tr.nodes); c > cfg.MaxTreeNodes {
-		t.Errorf("after the search the arena holds %d nodes, want at most %d", c, cfg.MaxTreeNodes)
+		t.Errorf("after the search the pool holds %d nodes, want at most %d", c, cfg.MaxTreeNodes)
 	}
 	if err := tr.Advance(res.BestMove); err != nil {
 		t.Fatal(err)
 	}
 	if c, sp := cap(tr.nodes), cap(tr.spare); c > cfg.MaxTreeNodes || sp > cfg.MaxTreeNodes {
-		t.Errorf("after Advance the arenas hold %d and %d nodes, want at most %d", c, sp, cfg.MaxTreeNodes)
+		t.Errorf("after Advance the pools hold %d and %d nodes, want at most %d", c, sp, cfg.MaxTreeNodes)
 	}
 	if tr.Size() < 2 {
 		t.Errorf("Advance kept %d nodes of the best move's subtree", tr.Size())

@@ -139,7 +139,7 @@ type Config struct {
 	// ReuseTree keeps the played move's subtree in Tree.Advance; without
 	// it Advance starts a fresh tree.
 	ReuseTree bool
-	// MaxTreeNodes, if positive, bounds a tree's node arena (56 bytes a
+	// MaxTreeNodes, if positive, bounds a tree's node pool (56 bytes a
 	// node): a search stops dispatching playouts when the next expansion
 	// might not fit.
 	MaxTreeNodes int

@@ -21,8 +21,8 @@
 //
 // # Search
 //
-// Nodes live in a flat arena addressed by int32 indices (children
-// contiguous); the arena and every per-playout buffer are reused, so a
+// Nodes live in a flat node pool addressed by int32 indices (children
+// contiguous); the pool and every per-playout buffer are reused, so a
 // search allocates nothing per playout once the buffers have grown. A node
 // stores the sum of W-L (and D) over its visits from the view of its own
 // side to move; backup flips the sign every ply. A playout descends from
@@ -88,11 +88,13 @@
 // (more per tree, with virtual loss, only when too few trees remain to fill
 // the batch), evaluates the batch with one call, then expands and backs up.
 // Playouts ending on terminal, proven or cached positions complete without
-// the network. With Config.Workers > 1 the trees are split among goroutines
-// (conc pools) with separate batches, so one batch is gathered while
-// another is evaluated. Search (engine mode) runs Config.Workers goroutines
-// on one tree under a mutex, each sending batches of up to
-// Config.BatchSize leaves; tree operations are cheap next to evaluation.
+// the network. Given at least two batches' worth of trees, the next batch
+// is gathered while the last is evaluated (on a helper goroutine), every
+// tree still seeing the network's answers before it descends again. With
+// Config.Workers > 1 the trees are split among goroutines (conc pools)
+// with separate batches. Search (engine mode) runs Config.Workers goroutines
+// on one tree under a mutex; they share Config.BatchSize leaves in flight,
+// each gathering its share and evaluating it outside the lock.
 //
 // # Determinism
 //

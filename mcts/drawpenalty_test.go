@@ -2,6 +2,7 @@ package mcts
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -42,14 +43,14 @@ func TestDrawPenaltyAvoidsRepetition(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, c := range res.Children {
-				if c.Move != repeat {
-					continue
-				}
-				visits[penalty] = c.Visits
-				if c.Q != -penalty {
-					t.Errorf("gumbel %v, penalty %v: repetition scored %v", gumbel, penalty, c.Q)
-				}
+			i := slices.IndexFunc(res.Children, func(c ChildStat) bool { return c.Move == repeat })
+			if i < 0 {
+				t.Fatalf("gumbel %v, penalty %v: the repetition is not among the root's moves", gumbel, penalty)
+			}
+			c := res.Children[i]
+			visits[penalty] = c.Visits
+			if c.Q != -penalty {
+				t.Errorf("gumbel %v, penalty %v: repetition scored %v", gumbel, penalty, c.Q)
 			}
 			if penalty > 0 && res.BestMove == repeat {
 				t.Errorf("gumbel %v: played the repetition despite the penalty", gumbel)

@@ -2,12 +2,13 @@ package mcts
 
 import (
 	"math"
+	"slices"
 
 	"github.com/alicezero/alicezero/env"
 )
 
-// leafSlot is one playout in flight: the path from the root (arena
-// indices), and for a leaf awaiting evaluation its legal moves, their
+// leafSlot is one playout in flight: the path from the root (node
+// pool indices), and for a leaf awaiting evaluation its legal moves, their
 // policy indices and its cache key.
 type leafSlot struct {
 	t         *Tree
@@ -475,7 +476,7 @@ func (t *Tree) rootExpanded() {
 			t.savedPriors = append(t.savedPriors, c.prior)
 		}
 		t.priorsSaved = true
-		t.dirBuf = growF64(t.dirBuf, n)
+		t.dirBuf = slices.Grow(t.dirBuf[:0], n)[:n]
 		sampleDirichlet(t.rng, t.cfg.DirichletAlpha, t.dirBuf)
 		eps := t.cfg.DirichletEpsilon
 		var vp float32
@@ -487,13 +488,6 @@ func (t *Tree) rootExpanded() {
 		}
 		r.visitedPrior = vp
 	}
-}
-
-func growF64(s []float64, n int) []float64 {
-	if cap(s) < n {
-		return make([]float64, n)
-	}
-	return s[:n]
 }
 
 // restorePriors undoes the previous search's root noise.

@@ -47,7 +47,7 @@ var standIns = []struct {
 	eval Evaluator
 }{{"uniform", UniformEvaluator{}}, {"material", MaterialEvaluator{}}}
 
-// checkTree verifies the arena's invariants after a search: nothing in
+// checkTree verifies the node pool's invariants after a search: nothing in
 // flight, no pending node, visit counts consistent with the children's.
 func checkTree(t *testing.T, tr *Tree) {
 	t.Helper()
@@ -463,8 +463,12 @@ func TestPipelinedDeterminism(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i, r := range out {
-				if r.Nodes < 1 {
-					t.Fatalf("tree %d: %d playouts", i, r.Nodes)
+				want := cfg.Simulations
+				if !r.UseForTraining {
+					want = max(1, cfg.Simulations/cfg.PlayoutCapFactor)
+				}
+				if r.Nodes != want {
+					t.Fatalf("tree %d: %d playouts, want %d", i, r.Nodes, want)
 				}
 				all = append(all, r)
 				if err := trees[i].Advance(r.BestMove); err != nil {

@@ -2,6 +2,7 @@ package mcts
 
 import (
 	"math"
+	"slices"
 )
 
 // selectChild picks the child of node idx a playout descends to.
@@ -208,9 +209,9 @@ func (t *Tree) gumbelInterior(idx int32) int32 {
 // noise, and the sequential-halving schedule for the remaining budget.
 func (t *Tree) setupGumbel(ch []node) {
 	n := len(ch)
-	t.gLogits = growF32(t.gLogits, n)
-	t.gNoise = growF32(t.gNoise, n)
-	t.gVisits = growI32(t.gVisits, n)
+	t.gLogits = slices.Grow(t.gLogits[:0], n)[:n]
+	t.gNoise = slices.Grow(t.gNoise[:0], n)[:n]
+	t.gVisits = slices.Grow(t.gVisits[:0], n)[:n]
 	for i := range ch {
 		t.gLogits[i] = float32(math.Log(max(float64(ch[i].prior), 1e-30)))
 		t.gNoise[i] = 0
@@ -256,18 +257,4 @@ func gumbelSchedule(dst []int32, m, n int) []int32 {
 		k = max(2, k/2)
 	}
 	return dst
-}
-
-func growF32(s []float32, n int) []float32 {
-	if cap(s) < n {
-		return make([]float32, n)
-	}
-	return s[:n]
-}
-
-func growI32(s []int32, n int) []int32 {
-	if cap(s) < n {
-		return make([]int32, n)
-	}
-	return s[:n]
 }

@@ -25,7 +25,7 @@ const (
 	proofDraw      // a forced draw
 )
 
-// node is one position of the tree. Nodes live in a flat arena (Tree.nodes)
+// node is one position of the tree. Nodes live in a flat node pool (Tree.nodes)
 // and name each other by index; the children of a node are contiguous.
 // Values are sums over the node's visits of W-L (and D) from the view of
 // the side to move at the node.
@@ -45,7 +45,7 @@ type node struct {
 	proof        int8
 }
 
-// Tree is the search tree of one game: its root position, the node arena
+// Tree is the search tree of one game: its root position, the node pool
 // (reused from move to move and game to game), and the game's random
 // generator. Make one with Searcher.NewTree. A Tree is used by one search
 // at a time; between searches the owner advances it with Advance.
@@ -56,7 +56,7 @@ type Tree struct {
 	work *env.Position // the playout position: equal to root between playouts
 
 	nodes []node // nodes[0] is the root
-	spare []node // the other arena, for compaction on Advance
+	spare []node // the other pool, for compaction on Advance
 	rng   *rand.Rand
 	busy  atomic.Bool
 
@@ -117,7 +117,7 @@ func (s *Searcher) NewTree(pos *env.Position, seed uint64) (*Tree, error) {
 		// so that most moves never grow it (see alloc).
 		t.nodes = make([]node, 0, min(m, initialBoundedNodes))
 	}
-	t.resetArena()
+	t.resetNodes()
 	return t, nil
 }
 
@@ -125,7 +125,7 @@ func (s *Searcher) NewTree(pos *env.Position, seed uint64) (*Tree, error) {
 func (t *Tree) Reseed(seed uint64) { t.rng = newRand(seed) }
 
 // Reset makes pos (copied) the root and discards the tree, keeping the
-// arenas' memory. The random generator continues.
+// pools' memory. The random generator continues.
 func (t *Tree) Reset(pos *env.Position) error {
 	if pos == nil {
 		return fmt.Errorf("mcts: Reset: nil position")
@@ -136,7 +136,7 @@ func (t *Tree) Reset(pos *env.Position) error {
 	defer t.busy.Store(false)
 	t.root.CopyFrom(pos)
 	t.work.CopyFrom(pos)
-	t.resetArena()
+	t.resetNodes()
 	return nil
 }
 
@@ -156,7 +156,7 @@ func (t *Tree) Size() int { return len(t.nodes) }
 // RootVisits returns the root's visit count.
 func (t *Tree) RootVisits() int { return int(t.nodes[0].n) }
 
-func (t *Tree) resetArena() {
+func (t *Tree) resetNodes() {
 	t.nodes = append(t.nodes[:0], node{first: -1})
 	t.priorsSaved = false
 }
@@ -188,13 +188,13 @@ func (t *Tree) Advance(m env.Move) error {
 	if child >= 0 && t.nodes[child].state != stUnexpanded {
 		t.compact(child)
 	} else {
-		t.resetArena()
+		t.resetNodes()
 	}
 	t.priorsSaved = false
 	return nil
 }
 
-// compact copies the subtree of node c into the spare arena (breadth
+// compact copies the subtree of node c into the spare pool (breadth
 // first, so children stay contiguous) and makes it the tree.
 func (t *Tree) compact(c int32) {
 	if cap(t.spare) < len(t.nodes) {
@@ -248,12 +248,12 @@ func (t *Tree) SetPosition(pos *env.Position) error {
 	return t.Reset(pos)
 }
 
-// initialBoundedNodes is a bounded tree's first arena (15 MB).
+// initialBoundedNodes is a bounded tree's first node pool (15 MB).
 const initialBoundedNodes = 1 << 18
 
-// alloc appends n fresh nodes to the arena and returns the first's index.
-// Under Config.MaxTreeNodes the arena doubles up to the bound and never
-// past it (slices.Grow would overshoot it, and the old arena would wait
+// alloc appends n fresh nodes to the pool and returns the first's index.
+// Under Config.MaxTreeNodes the pool doubles up to the bound and never
+// past it (slices.Grow would overshoot it, and the old pool would wait
 // for the collector beside a copy larger than the budget).
 func (t *Tree) alloc(n int) int32 {
 	first := len(t.nodes)

@@ -16,6 +16,7 @@ import (
 	"github.com/alicezero/alicezero/internal/fileutil"
 	"github.com/alicezero/alicezero/internal/runs"
 	"github.com/alicezero/alicezero/internal/seed"
+	"github.com/alicezero/alicezero/internal/sleep"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/mcts/engine"
 	"github.com/alicezero/alicezero/model"
@@ -179,7 +180,7 @@ func fetchNetwork(ctx context.Context, nets bus.NetworkFetcher, have int) (int, 
 	for {
 		it, err := nets.NewestNetwork(ctx)
 		if errors.Is(err, bus.ErrNoNetwork) && have < 0 {
-			if err := bus.SleepCtx(ctx, 2*time.Second); err != nil {
+			if err := sleep.For(ctx, 2*time.Second); err != nil {
 				return 0, nil, err
 			}
 			continue

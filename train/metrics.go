@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 )
 
 // Metrics is one iteration's line of metrics.jsonl.
@@ -189,4 +190,42 @@ func learnerRound(sb *strings.Builder, m *Metrics) {
 	if m.RejectedShards > 0 {
 		fmt.Fprintf(sb, ", %d shards rejected", m.RejectedShards)
 	}
+}
+
+// summaryLine is the one line printed per iteration.
+func summaryLine(m *Metrics) string {
+	var sb strings.Builder
+	switch {
+	case len(m.Workers) > 0 || m.StaleShards > 0 || m.RejectedShards > 0:
+		learnerRound(&sb, m)
+	case m.Games > 0:
+		fmt.Fprintf(&sb, "iter %d: %d games (%.0f/h, %.0f pos/s), len %.1f, W/D/B %d/%d/%d (adj %d, resign %d)",
+			m.Iteration, m.Games, m.GamesPerHour, m.PositionsPerS, m.MeanGameLength, m.WhiteWins, m.Draws, m.BlackWins, m.Adjudicated, m.Resigned)
+	default:
+		fmt.Fprintf(&sb, "round %d: %d new positions", m.Iteration, m.Positions)
+	}
+	if m.Steps > 0 {
+		fmt.Fprintf(&sb, " | %d steps, loss p %.3f (kl %.3f) v %.3f l2 %.4f", m.Steps, m.LossPolicy, m.PolicyKL, m.LossValue, m.LossL2)
+	} else {
+		sb.WriteString(" | no training yet")
+	}
+	if m.HeldoutValueBaseline > 0 {
+		fmt.Fprintf(&sb, " | held-out v %.3f (const %.3f) kl %.2f", m.HeldoutValueLoss, m.HeldoutValueBaseline, m.HeldoutPolicyKL)
+	}
+	if m.ResignThreshold > 0 {
+		fmt.Fprintf(&sb, " | resign < -%.2f", m.ResignThreshold)
+	}
+	if m.FalseResignRate != nil {
+		fmt.Fprintf(&sb, " (false %.0f%% of %d)", 100**m.FalseResignRate, m.ResignChecked)
+	}
+	fmt.Fprintf(&sb, " | buffer %d", m.BufferSize)
+	if e := m.Eval; e != nil {
+		for _, s := range []*MatchScore{e.VsRandom, e.VsAlphaBeta, e.VsPrevious} {
+			if s != nil {
+				fmt.Fprintf(&sb, " | vs %s %.0f%%", s.Opponent, 100*s.Score)
+			}
+		}
+	}
+	fmt.Fprintf(&sb, " | %s", time.Duration(m.ElapsedSec*float64(time.Second)).Round(time.Second))
+	return sb.String()
 }

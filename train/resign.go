@@ -129,3 +129,40 @@ func (c *resignCalibration) threshold(target float64) float64 {
 	}
 	return 0
 }
+
+// resignThreshold is the resignation threshold in force for iteration it:
+// the calibrated one, once the iteration and the value head allow it.
+func (r *runner) resignThreshold(it int) float64 {
+	sp := &r.cfg.SelfPlay
+	if sp.ResignFalseRate == 0 || it < sp.ResignFrom || !valueHeadBeatsGuess(r.state.Heldout) {
+		return 0
+	}
+	return r.state.ResignThreshold
+}
+
+// calibrateResignation adds the iteration's played-out games to the
+// calibration, reports how the threshold in force (else the calibrated
+// one) did on them, and calibrates the threshold for the next iteration.
+func (r *runner) calibrateResignation(games []*SelfPlayGame, inForce float64, m *Metrics) {
+	sp := &r.cfg.SelfPlay
+	if sp.ResignFalseRate == 0 {
+		return
+	}
+	var fresh resignCalibration
+	fresh.add(games)
+	check := inForce
+	if check == 0 {
+		check = r.state.ResignThreshold
+	}
+	if check > 0 {
+		c := checkThreshold(fresh.Records, check)
+		m.ResignChecked, m.ResignCapped = c.Cases, c.Capped
+		if c.Cases > 0 {
+			rate := c.Rate()
+			m.FalseResignRate = &rate
+		}
+	}
+	m.ResignThreshold = inForce
+	r.state.Resign.add(games)
+	r.state.ResignThreshold = r.state.Resign.threshold(sp.ResignFalseRate)
+}

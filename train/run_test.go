@@ -91,9 +91,15 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 	if !a.Weights.Equal(b.Weights) || a.Step != b.Step {
 		t.Fatalf("resumed weights differ from the uninterrupted run's (steps %d vs %d)", a.Step, b.Step)
 	}
-	sa, _ := os.ReadFile(filepath.Join(dir, "straight", runs.BufferDir, "iter-000002.shard"))
-	sb, _ := os.ReadFile(filepath.Join(dir, "stopped", runs.BufferDir, "iter-000002.shard"))
-	if !bytes.Equal(sa, sb) {
+	// Two missing or empty shards would compare equal: read both first.
+	var shards [2][]byte
+	for i, run := range []string{"straight", "stopped"} {
+		path := filepath.Join(dir, run, runs.BufferDir, "iter-000002.shard")
+		if shards[i], err = os.ReadFile(path); err != nil || len(shards[i]) == 0 {
+			t.Fatalf("shard %s: %d bytes, %v", path, len(shards[i]), err)
+		}
+	}
+	if !bytes.Equal(shards[0], shards[1]) {
 		t.Fatal("resumed self-play games differ")
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/alicezero/alicezero/env"
-	"github.com/alicezero/alicezero/internal/runs"
+	"github.com/alicezero/alicezero/mcts/engine"
 	"github.com/alicezero/alicezero/model"
 	"github.com/alicezero/alicezero/model/builtin"
 	"github.com/alicezero/alicezero/model/onnx"
@@ -62,19 +62,15 @@ func runExport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.
 	return nil
 }
 
-// exportSource loads the checkpoint to export: the one ckpt names, or the
+// exportSource loads the checkpoint to export: the one ckpt names (read
+// as every command reads a network's name, engine.LoadCheckpoint), or the
 // built-in network. path names it in messages and the sidecar.
 func exportSource(ckpt string) (*model.Checkpoint, string, error) {
 	if ckpt == "" {
 		c, err := builtin.Checkpoint()
 		return c, "built-in-" + builtin.Variant + ".azck", err
 	}
-	path, err := runs.Resolve(ckpt)
-	if err != nil {
-		return nil, "", err
-	}
-	c, err := model.LoadCheckpoint(path)
-	return c, path, err
+	return engine.LoadCheckpoint(ckpt)
 }
 
 // exportVariant picks the rule set: the flag's, which must agree with the

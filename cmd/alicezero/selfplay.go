@@ -12,6 +12,7 @@ import (
 
 	"github.com/alicezero/alicezero/configs"
 	"github.com/alicezero/alicezero/internal/runs"
+	"github.com/alicezero/alicezero/internal/sleep"
 	"github.com/alicezero/alicezero/train"
 	"github.com/alicezero/alicezero/train/bus"
 	"github.com/alicezero/alicezero/train/bus/folder"
@@ -163,7 +164,7 @@ func waitForRunFolder(ctx context.Context, dir, worker string, out io.Writer, po
 			fmt.Fprintf(out, "worker %s: still waiting for a checkpoint in %s (%s so far)\n", worker, dir, waited.Round(time.Second))
 			said = waited
 		}
-		if err := bus.SleepCtx(ctx, poll); err != nil {
+		if err := sleep.For(ctx, poll); err != nil {
 			return err
 		}
 	}

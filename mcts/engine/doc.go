@@ -24,9 +24,11 @@
 //
 // LoadNetwork is the one way a name becomes a network: a checkpoint file,
 // a training run's folder (its newest checkpoint), "none" for the plain
-// search, or "" for the default, decided in one place. Player turns an
-// Engine into an arena player, and Register adds it to a player registry
-// as "ckpt:PATH".
+// search, or "" for the default, decided in one place. Its half for files,
+// LoadCheckpoint, serves those that need the whole checkpoint (export
+// writes its step and metadata), so that they read names the same way.
+// Player turns an Engine into an arena player, and Register adds it to a
+// player registry as "ckpt:PATH".
 //
 // An Engine is not safe for concurrent use: a protocol runs Go on one
 // goroutine and leaves the engine alone until it returns, stopping it

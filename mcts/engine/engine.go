@@ -36,9 +36,9 @@ const (
 	// cacheEntryBytes is the approximate size of one evaluation cache
 	// entry (see mcts.Config.CacheEntries).
 	cacheEntryBytes = 256
-	// maxTreeNodes bounds a search tree: 3M nodes of 56 bytes, 176 MB an
-	// arena. A tree kept from move to move is compacted into a second
-	// arena, so the tree budget is 352 MB beside Hash; a long infinite
+	// maxTreeNodes bounds a search tree: 3M nodes of 56 bytes, 176 MB a
+	// node pool. A tree kept from move to move is compacted into a second
+	// pool, so the tree budget is 352 MB beside Hash; a long infinite
 	// search stops growing the tree there (and keeps reporting).
 	maxTreeNodes = 3 << 20
 )
@@ -583,10 +583,11 @@ func (e *Engine) search(ctx context.Context, lim clock.Limits, progress mcts.Pro
 
 // keepableNodes is the largest tree a timed search keeps from the last
 // move. Compacting a kept subtree costs about half a microsecond a node
-// (measured on the 2-core EPYC, first touch of the spare arena included),
-// counted in the move's time: a tree of more than a million nodes a second
-// of budget would eat half of it. A tree more than three quarters full
-// would leave the search little room to grow, so it starts afresh too.
+// (first touches of the spare pool's pages included; docs/PERFORMANCE.md),
+// counted in the move's time: a tree of more than a million nodes a
+// second of budget would eat half of it. A tree more than three quarters
+// full would leave the search little room to grow, so it starts afresh
+// too.
 // Untimed searches (nodes, infinite) keep whatever the tree holds.
 func keepableNodes(budget time.Duration) int {
 	if budget <= 0 {

@@ -58,11 +58,7 @@ func LoadNetwork(weights string, v env.Variant) (*Network, error) {
 	case NoWeights:
 		return plainSearch(), nil
 	}
-	file, err := runs.Resolve(weights)
-	if err != nil {
-		return nil, fmt.Errorf("weights: %w", err)
-	}
-	c, err := model.LoadCheckpoint(file)
+	c, file, err := LoadCheckpoint(weights)
 	if err != nil {
 		return nil, fmt.Errorf("weights: %w", err)
 	}
@@ -102,15 +98,30 @@ func TrainedVariant(weights string) (string, error) {
 	case "", "<empty>", NoWeights:
 		return "", nil
 	}
-	file, err := runs.Resolve(weights)
-	if err != nil {
-		return "", fmt.Errorf("weights: %w", err)
-	}
-	c, err := model.LoadCheckpoint(file)
+	c, _, err := LoadCheckpoint(weights)
 	if err != nil {
 		return "", fmt.Errorf("weights: %w", err)
 	}
 	return c.Meta["variant"], nil
+}
+
+// LoadCheckpoint reads the checkpoint a name gives as LoadNetwork reads
+// it — a checkpoint file, or a training run's folder (or its checkpoints
+// folder) for its newest checkpoint — and returns it with the file it
+// came from. It is LoadNetwork's half for files, for callers that need
+// the whole checkpoint (its step and metadata: export): the default
+// network and the plain search are no file, and are LoadNetwork's to
+// decide.
+func LoadCheckpoint(name string) (*model.Checkpoint, string, error) {
+	file, err := runs.Resolve(name)
+	if err != nil {
+		return nil, "", err
+	}
+	c, err := model.LoadCheckpoint(file)
+	if err != nil {
+		return nil, "", err
+	}
+	return c, file, nil
 }
 
 // defaultNetwork is the one place where "no weights named" is decided, for

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/alicezero/alicezero/internal/sleep"
 	"github.com/alicezero/alicezero/train/bus"
 	"github.com/alicezero/alicezero/train/replay"
 )
@@ -76,7 +77,7 @@ func (s *Source) Next(ctx context.Context, wait time.Duration) ([]*bus.Delivery,
 		return nil, err
 	}
 	if len(paths) == 0 {
-		if err := bus.SleepCtx(ctx, wait); err != nil {
+		if err := sleep.For(ctx, wait); err != nil {
 			return nil, err
 		}
 		if paths, err = s.fresh(); err != nil {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"github.com/alicezero/alicezero/train/bus"
+	"github.com/alicezero/alicezero/internal/sleep"
 )
 
 // ConnOptions configures Connect.
@@ -96,7 +96,7 @@ func ConnectWait(ctx context.Context, o ConnOptions) (*nats.Conn, error) {
 			fmt.Fprintf(o.Out, "waiting for the learner: %v\n", err)
 			said = true
 		}
-		if serr := bus.SleepCtx(ctx, 2*time.Second); serr != nil {
+		if serr := sleep.For(ctx, 2*time.Second); serr != nil {
 			return nil, err
 		}
 	}

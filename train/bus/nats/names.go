@@ -10,10 +10,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/alicezero/alicezero/train/bus"
-
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/alicezero/alicezero/internal/sleep"
 )
 
 // Names are the JetStream names a run uses on its server.
@@ -96,7 +96,7 @@ func WaitForRun(ctx context.Context, nc *nats.Conn, run string, out io.Writer) (
 			fmt.Fprintf(out, "waiting for a learner: %v\n", err)
 			said = true
 		}
-		if err := bus.SleepCtx(ctx, 2*time.Second); err != nil {
+		if err := sleep.For(ctx, 2*time.Second); err != nil {
 			return Names{}, err
 		}
 	}

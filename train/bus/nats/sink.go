@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/alicezero/alicezero/internal/sleep"
 	"github.com/alicezero/alicezero/train/bus"
 	"github.com/alicezero/alicezero/train/replay"
 )
@@ -133,7 +134,7 @@ func (s *Sink) publish(ctx context.Context, info bus.ShardInfo, data []byte) err
 			return fmt.Errorf("publishing shard %s: %w", id, err)
 		}
 		fmt.Fprintf(s.out, "warning: publishing shard %s (attempt %d): %v; retrying in %s\n", id, attempt, err, backoff)
-		if err := bus.SleepCtx(ctx, backoff); err != nil {
+		if err := sleep.For(ctx, backoff); err != nil {
 			return err
 		}
 		backoff = min(2*backoff, 15*time.Second)

@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/sourcegraph/conc"
 
+	"github.com/alicezero/alicezero/internal/sleep"
 	"github.com/alicezero/alicezero/train/bus"
 )
 
@@ -165,7 +166,7 @@ func (s *Source) Next(ctx context.Context, wait time.Duration) ([]*bus.Delivery,
 		// The connection is down or the server busy: try again later.
 		s.warn("warning: fetching shards: %v (retrying)\n", err)
 		if len(out) == 0 {
-			return nil, bus.SleepCtx(ctx, min(wait, time.Second))
+			return nil, sleep.For(ctx, min(wait, time.Second))
 		}
 	}
 	return out, nil

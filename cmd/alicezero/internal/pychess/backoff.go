@@ -1,7 +1,6 @@
 package pychess
 
 import (
-	"context"
 	"math"
 	"math/rand/v2"
 	"time"
@@ -41,19 +40,4 @@ func (b Backoff) Delay(n int) time.Duration {
 		d *= 1 - j*r()
 	}
 	return time.Duration(d)
-}
-
-// sleep waits d or until ctx ends, returning ctx's error then.
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }

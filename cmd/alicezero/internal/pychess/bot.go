@@ -15,6 +15,7 @@ import (
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
+	"github.com/alicezero/alicezero/internal/sleep"
 )
 
 // variants maps pychess's variant names to the rule sets they are.
@@ -183,7 +184,7 @@ func (b *Bot) readEvents(ctx context.Context, games *conc.WaitGroup) error {
 		d := b.cfg.Backoff.Delay(attempt)
 		attempt++
 		b.log.Warn("pychess: event stream dropped; reconnecting", "err", errString(err), "in", d.Round(time.Millisecond))
-		if err := sleep(ctx, d); err != nil {
+		if err := sleep.For(ctx, d); err != nil {
 			return err
 		}
 	}

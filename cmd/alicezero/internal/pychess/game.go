@@ -13,6 +13,7 @@ import (
 	"github.com/sourcegraph/conc"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/sleep"
 )
 
 // game is one game being played: a reader goroutine follows the game
@@ -117,7 +118,7 @@ func (g *game) finalMoves(ctx context.Context, st *setup, seen, sent []string) [
 			return full.State.MoveList() // the server's record
 		}
 		var he *HTTPError
-		if !errors.As(err, &he) || he.Status != http.StatusConflict || sleep(ctx, g.b.cfg.Backoff.Delay(attempt)) != nil {
+		if !errors.As(err, &he) || he.Status != http.StatusConflict || sleep.For(ctx, g.b.cfg.Backoff.Delay(attempt)) != nil {
 			g.log.Info("pychess: the game's final moves are not available", "err", errString(err))
 			break
 		}
@@ -170,7 +171,7 @@ func (g *game) read(ctx context.Context, stop context.CancelFunc) {
 		d := g.b.cfg.Backoff.Delay(attempt)
 		attempt++
 		g.log.Warn("pychess: game stream dropped; reconnecting", "err", errString(err), "in", d.Round(time.Millisecond))
-		if sleep(ctx, d) != nil {
+		if sleep.For(ctx, d) != nil {
 			return
 		}
 	}
