@@ -4,9 +4,11 @@
 // its boards at once, analyse positions, review games and watch training
 // runs.
 //
-// The server knows the engine only through the Engine interface and a
-// Loader that turns a weights choice into an Engine; cmd/alicezero wires
-// the real search in. Each visitor gets a session (a cookie) with their
+// The server knows the engine only as an engine.Interface (package
+// mcts/engine), from a Loader that turns a weights choice into one;
+// cmd/alicezero wires the real engine in, the tests enginetest's fake. A
+// search sets the engine's game, runs Go with clock.Limits and reports
+// its mcts.Info as JSON. Each visitor gets a session (a cookie) with their
 // own game; searches wait in a bounded queue served by a fixed number of
 // workers, and report their progress as server-sent events. A game may
 // be timed: the server alone keeps its clocks (gameclock.go) and hands

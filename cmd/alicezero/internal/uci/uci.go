@@ -3,8 +3,8 @@
 // a goroutine of its own (so that stop, isready and quit are answered while
 // it thinks) and writes info and bestmove lines.
 //
-// The loop drives anything with the Engine interface: package engine's
-// Engine in the alicezero binary, a fake in this package's tests.
+// The loop drives an engine.Interface: package engine's Engine in the
+// alicezero binary, enginetest's fake in this package's tests.
 //
 //	e, err := engine.New(engine.Options{Weights: "checkpoints/run1"})
 //	...
@@ -57,26 +57,6 @@ import (
 	"github.com/alicezero/alicezero/mcts/engine"
 )
 
-// Engine is what the loop drives. Its methods are called from one
-// goroutine at a time: Go runs on the search goroutine while the loop
-// leaves the engine alone.
-type Engine interface {
-	Options() engine.Options
-	SetOptions(engine.Options) error
-	// Ready loads what the options name; an error says what failed (the
-	// engine stays usable).
-	Ready() error
-	NewGame()
-	SetPosition(fen string, moves []string) error
-	Position() *env.Position
-	// Network describes what evaluates positions.
-	Network() string
-	// Go searches the position: see engine.Engine.Go for the contract
-	// (a legal BestMove whenever one exists, errors wrapping
-	// engine.ErrNoLegalMove when none does).
-	Go(ctx context.Context, lim clock.Limits, progress mcts.Progress) (mcts.Result, error)
-}
-
 // Option bounds.
 const (
 	maxMultiPV  = 256
@@ -87,7 +67,7 @@ const (
 
 // Run speaks UCI on in and out until quit, the end of in or the end of
 // ctx. It returns an error only when reading in fails.
-func Run(ctx context.Context, e Engine, in io.Reader, out io.Writer) error {
+func Run(ctx context.Context, e engine.Interface, in io.Reader, out io.Writer) error {
 	s := &session{e: e, out: &writer{w: out}, multiPV: 1}
 	s.search.Panicked = func(err error) { s.errorf("internal error: %v", err) }
 	input := lines.Read(in, lines.DefaultMax)
@@ -128,7 +108,7 @@ func (lw *writer) printf(format string, args ...any) {
 
 // session is one UCI conversation.
 type session struct {
-	e       Engine
+	e       engine.Interface
 	out     *writer
 	search  task.Runner
 	multiPV int

@@ -25,6 +25,9 @@
 // legal destinations of a man the user picks up (the highlight feature)
 // and announces the results.
 //
+// The loop drives an engine.Interface: package engine's Engine in the
+// alicezero binary, enginetest's fake in this package's tests.
+//
 //	e, err := engine.New(engine.Options{Weights: "checkpoints/run1"})
 //	...
 //	err = xboard.Run(ctx, e, os.Stdin, os.Stdout, xboard.Options{})
@@ -57,21 +60,6 @@ import (
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/mcts/engine"
 )
-
-// Engine is what the loop drives: package engine's Engine, or a fake in
-// tests. Its methods are called from one goroutine at a time.
-type Engine interface {
-	Options() engine.Options
-	SetOptions(engine.Options) error
-	Ready() error
-	NewGame()
-	SetPosition(fen string, moves []string) error
-	Position() *env.Position
-	Play(m env.Move) error
-	Undo() (env.Move, bool)
-	// Go searches the position: see engine.Engine.Go for the contract.
-	Go(ctx context.Context, lim clock.Limits, progress mcts.Progress) (mcts.Result, error)
-}
 
 // Shown returns the variants XBoard can show (board16.LayoutOf): every
 // variant but alice-3.
@@ -121,7 +109,7 @@ const hintVisits = 400
 
 // Run speaks CECP on in and out until quit, the end of in or the end of
 // ctx. It returns an error only when reading in fails.
-func Run(ctx context.Context, e Engine, in io.Reader, out io.Writer, opts Options) error {
+func Run(ctx context.Context, e engine.Interface, in io.Reader, out io.Writer, opts Options) error {
 	x := &session{e: e, out: &writer{w: out}, engineSide: env.Black, pieces: Pieces}
 	if opts.RoyalKing {
 		x.pieces = PiecesRoyal
@@ -170,7 +158,7 @@ func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }
 
 // session is one CECP conversation.
 type session struct {
-	e      Engine
+	e      engine.Interface
 	out    *writer
 	search task.Runner
 	pieces string // the setup command's piece table
