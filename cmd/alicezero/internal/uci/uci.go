@@ -44,7 +44,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/sourcegraph/conc/panics"
@@ -68,7 +67,7 @@ const (
 // Run speaks UCI on in and out until quit, the end of in or the end of
 // ctx. It returns an error only when reading in fails.
 func Run(ctx context.Context, e engine.Interface, in io.Reader, out io.Writer) error {
-	s := &session{e: e, out: &writer{w: out}, multiPV: 1}
+	s := &session{e: e, out: lines.NewWriter(out), multiPV: 1}
 	s.search.Panicked = func(err error) { s.errorf("internal error: %v", err) }
 	input := lines.Read(in, lines.DefaultMax)
 	defer input.Close()
@@ -94,22 +93,10 @@ func Run(ctx context.Context, e engine.Interface, in io.Reader, out io.Writer) e
 	}
 }
 
-// writer writes whole lines, one Write per line, from any goroutine.
-type writer struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (lw *writer) printf(format string, args ...any) {
-	lw.mu.Lock()
-	defer lw.mu.Unlock()
-	_, _ = fmt.Fprintf(lw.w, format+"\n", args...) // a GUI that stopped reading is noticed when its input ends
-}
-
 // session is one UCI conversation.
 type session struct {
 	e       engine.Interface
-	out     *writer
+	out     *lines.Writer
 	search  task.Runner
 	multiPV int
 	showWDL bool
@@ -117,7 +104,7 @@ type session struct {
 
 func (s *session) errorf(format string, args ...any) {
 	msg := strings.ReplaceAll(fmt.Sprintf(format, args...), "\n", " ")
-	s.out.printf("info string error %s", msg)
+	s.out.Printf("info string error %s", msg)
 }
 
 // echo quotes input for an error message, cut short.
@@ -155,7 +142,7 @@ func (s *session) handle(ctx context.Context, line string) bool {
 				s.errorf("%v", err)
 			}
 		}
-		s.out.printf("readyok")
+		s.out.Printf("readyok")
 		return false
 	case "stop", "ponderhit":
 		// There is no Ponder option: "go ponder" searches as "go
@@ -172,13 +159,13 @@ func (s *session) handle(ctx context.Context, line string) bool {
 	s.search.Stop()
 	switch cmd {
 	case "uci":
-		s.out.printf("id name AliceZero")
-		s.out.printf("id author the AliceZero authors")
+		s.out.Printf("id name AliceZero")
+		s.out.Printf("id author the AliceZero authors")
 		o := s.e.Options()
 		for _, opt := range options() {
-			s.out.printf("option name %s %s", opt.name, opt.decl(o, s))
+			s.out.Printf("option name %s %s", opt.name, opt.decl(o, s))
 		}
-		s.out.printf("uciok")
+		s.out.Printf("uciok")
 	case "setoption":
 		s.setOption(args)
 	case "ucinewgame":
@@ -188,8 +175,8 @@ func (s *session) handle(ctx context.Context, line string) bool {
 	case "go":
 		s.goCmd(ctx, args)
 	case "d":
-		s.out.printf("info string fen %s", s.e.Position().FEN())
-		s.out.printf("info string %s", s.e.Network())
+		s.out.Printf("info string fen %s", s.e.Position().FEN())
+		s.out.Printf("info string %s", s.e.Network())
 	}
 	return false
 }
@@ -329,7 +316,7 @@ func (s *session) parseGo(args []string) (lim clock.Limits, ok bool) {
 		}
 	}
 	if depth > 0 && lim.Nodes == 0 && lim.MoveTime == 0 && lim.WTime == 0 && lim.BTime == 0 && !lim.Infinite {
-		s.out.printf("info string depth limits are not supported (a tree search has no fixed depth); searching %d visits", s.e.Options().Visits)
+		s.out.Printf("info string depth limits are not supported (a tree search has no fixed depth); searching %d visits", s.e.Options().Visits)
 	}
 	return lim, ok
 }
@@ -348,7 +335,7 @@ func (s *session) goCmd(ctx context.Context, args []string) {
 		if p := panics.Try(func() { res = s.think(ctx, pos, lim, multiPV, showWDL) }); p != nil {
 			s.errorf("internal error: %v", p.Value)
 		}
-		s.out.printf("%s", bestMoveLine(pos, res))
+		s.out.Printf("%s", bestMoveLine(pos, res))
 	})
 }
 
@@ -356,16 +343,16 @@ func (s *session) goCmd(ctx context.Context, args []string) {
 func (s *session) think(ctx context.Context, pos *env.Position, lim clock.Limits, multiPV int, showWDL bool) mcts.Result {
 	report := func(in mcts.Info) {
 		for _, l := range infoLines(in, multiPV, showWDL) {
-			s.out.printf("%s", l)
+			s.out.Printf("%s", l)
 		}
 	}
 	res, err := s.e.Go(ctx, lim, mcts.Progress{Report: report, Interval: infoInterval})
 	switch {
 	case errors.Is(err, engine.ErrNoLegalMove):
 		if pos.Status() == env.Checkmate {
-			s.out.printf("info depth 0 score mate 0")
+			s.out.Printf("info depth 0 score mate 0")
 		} else {
-			s.out.printf("info depth 0 score cp 0")
+			s.out.Printf("info depth 0 score cp 0")
 		}
 		return mcts.Result{}
 	case err != nil:
