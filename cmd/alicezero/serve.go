@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"time"
@@ -75,7 +76,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		MaxVisits:      *maxVisits,
 		MaxTime:        *maxTime,
 		DefaultVisits:  *visits,
-		Log:            stderr,
+		Logger:         slog.New(slog.NewTextHandler(stderr, nil)),
 	})
 	if err != nil {
 		return err

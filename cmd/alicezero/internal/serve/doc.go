@@ -13,7 +13,8 @@
 // workers, and report their progress as server-sent events. A game may
 // be timed: the server alone keeps its clocks (gameclock.go) and hands
 // them to the engine's time manager (internal/clock). Training runs are
-// read from a runs folder (see runs.go for the layout).
+// read from a runs folder (see runs.go for the layout). The server logs
+// through log/slog (Options.Logger), as the pychess bot does.
 //
 // Typical use:
 //

@@ -59,7 +59,7 @@ func (s *Server) runCaught(sr *search) {
 	var pc panics.Catcher
 	pc.Try(func() { s.run(sr) })
 	if r := pc.Recovered(); r != nil {
-		s.log.Printf("search %s: %v\n%s", sr.id, r.Value, r.Stack)
+		s.log.Error("serve: panic in a search", "search", sr.id, "panic", r.Value, "stack", string(r.Stack))
 		sr.finish(stateFailed, doneJSON{Error: fmt.Sprintf("internal error in the engine: %v", r.Value)})
 	}
 }
@@ -95,7 +95,7 @@ func (s *Server) run(sr *search) {
 	key := engineKey{weights: sr.weights.Path, variant: sr.root.Variant()}
 	eng, err := s.engines.take(sr.ctx, key)
 	if err != nil {
-		s.log.Printf("search %s: loading the engine (%s, %s): %v", sr.id, sr.weights.ID, key.variant.Name, err)
+		s.log.Error("serve: loading the engine failed", "search", sr.id, "weights", sr.weights.ID, "variant", key.variant.Name, "err", err)
 		sr.finish(stateFailed, doneJSON{Error: s.publicPaths(fmt.Sprintf("loading the engine (%s): %v", sr.weights.ID, err))})
 		return
 	}
@@ -138,7 +138,7 @@ func (s *Server) run(sr *search) {
 			sr.finish(stateStopped, doneJSON{Error: "stopped before the engine found a move"})
 			return
 		}
-		s.log.Printf("search %s (%s, %s): %v", sr.id, sr.weights.ID, sr.root.Variant().Name, err)
+		s.log.Error("serve: search failed", "search", sr.id, "weights", sr.weights.ID, "variant", sr.root.Variant().Name, "err", err)
 		sr.finish(stateFailed, doneJSON{Error: s.publicPaths(fmt.Sprintf("search: %v", err))})
 		return
 	}
