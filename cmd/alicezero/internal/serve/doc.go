@@ -19,7 +19,7 @@
 // Typical use:
 //
 //	srv, err := serve.New(serve.Options{Load: loader, RunsDir: "checkpoints"})
-//	err = srv.ListenAndServe(ctx, "127.0.0.1:8080", os.Stderr)
+//	err = srv.ListenAndServe(ctx, "127.0.0.1:8080", false, os.Stdout) // prints the address
 //
 // docs/API.md documents the API.
 package serve
