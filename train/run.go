@@ -82,7 +82,7 @@ type runState struct {
 	// Metrics is the completed iteration's metrics line, kept here so that
 	// a run stopped between its checkpoint and metrics.jsonl writes the
 	// line on resume.
-	Metrics *Metrics `json:"metrics,omitempty"`
+	Metrics *runs.Metrics `json:"metrics,omitempty"`
 	// Consumed is the state of the bus "learn" takes shards from, as of
 	// this checkpoint (bus.Source.Commit): the shard folder's files of the
 	// completed round, or the ledger of the messages taken.
@@ -108,7 +108,7 @@ type runner struct {
 	searcher *mcts.Searcher
 	buf      *replay.Buffer
 	state    runState
-	history  []Metrics
+	history  []runs.Metrics
 	started  time.Time
 	// skippedShards counts the unreadable shards of the last resume, for
 	// the next metrics line.
@@ -538,7 +538,7 @@ func newBar(w io.Writer, max int, desc, unit string) *progress.Bar {
 // iteration runs one iteration: self-play, training, checkpoint, and
 // (every few iterations) the strength matches.
 func (r *runner) iteration(ctx context.Context, it int) error {
-	m := Metrics{Iteration: it}
+	m := runs.Metrics{Iteration: it}
 	cfg := r.cfg
 
 	// Self-play.
@@ -614,7 +614,7 @@ func (r *runner) resignThreshold(it int) float64 {
 // calibrateResignation adds the iteration's played-out games to the
 // calibration, reports how the threshold in force (else the calibrated
 // one) did on them, and calibrates the threshold for the next iteration.
-func (r *runner) calibrateResignation(games []*SelfPlayGame, inForce float64, m *Metrics) {
+func (r *runner) calibrateResignation(games []*SelfPlayGame, inForce float64, m *runs.Metrics) {
 	sp := &r.cfg.SelfPlay
 	if sp.ResignFalseRate == 0 {
 		return
@@ -641,14 +641,14 @@ func (r *runner) calibrateResignation(games []*SelfPlayGame, inForce float64, m 
 // learn finishes an iteration whose new samples come from shards: the
 // held-out measurement, optimiser steps, the checkpoint, the strength
 // matches every few iterations, the metrics and the plots.
-func (r *runner) learn(ctx context.Context, it int, shards []shardRef, samples []replay.Sample, m *Metrics) error {
+func (r *runner) learn(ctx context.Context, it int, shards []shardRef, samples []replay.Sample, m *runs.Metrics) error {
 	// Score the new positions before learning from them: the only honest
 	// measure of what the network has learnt.
 	h, err := measureHeldout(ctx, r.eval, r.variant, samples)
 	if err != nil {
 		return fmt.Errorf("held-out measurement: %w", err)
 	}
-	m.setHeldout(&h)
+	setHeldout(m, &h)
 	r.state.Heldout = append(r.state.Heldout, h)
 	if n := len(r.state.Heldout); n > heldoutKept {
 		r.state.Heldout = append(r.state.Heldout[:0:0], r.state.Heldout[n-heldoutKept:]...)
@@ -686,7 +686,7 @@ func (r *runner) learn(ctx context.Context, it int, shards []shardRef, samples [
 // finishIteration runs a checkpointed iteration's strength matches (if
 // due), then writes its metrics line and plots. A run stopped before the
 // line was written does this on resume, so that metrics.jsonl has no gaps.
-func (r *runner) finishIteration(ctx context.Context, m Metrics) error {
+func (r *runner) finishIteration(ctx context.Context, m runs.Metrics) error {
 	if e := r.cfg.Evaluate.Every; e > 0 && m.Iteration%e == 0 && m.Eval == nil {
 		ev, err := r.evaluate(ctx, m.Iteration)
 		if err != nil {
@@ -723,7 +723,7 @@ func (r *runner) finishInterrupted(ctx context.Context) error {
 	return r.finishIteration(ctx, *m)
 }
 
-func (r *runner) trainSteps(ctx context.Context, it, newPositions int, m *Metrics) error {
+func (r *runner) trainSteps(ctx context.Context, it, newPositions int, m *runs.Metrics) error {
 	t := &r.cfg.Train
 	if r.buf.Len() < t.MinBuffer {
 		return nil
@@ -819,7 +819,7 @@ func (r *runner) pruneCheckpoints() {
 }
 
 // summaryLine is the one line printed per iteration.
-func summaryLine(m *Metrics) string {
+func summaryLine(m *runs.Metrics) string {
 	var sb strings.Builder
 	switch {
 	case len(m.Workers) > 0 || m.StaleShards > 0 || m.RejectedShards > 0:
@@ -846,7 +846,7 @@ func summaryLine(m *Metrics) string {
 	}
 	fmt.Fprintf(&sb, " | buffer %d", m.BufferSize)
 	if e := m.Eval; e != nil {
-		for _, s := range []*MatchScore{e.VsRandom, e.VsAlphaBeta, e.VsPrevious} {
+		for _, s := range []*runs.MatchScore{e.VsRandom, e.VsAlphaBeta, e.VsPrevious} {
 			if s != nil {
 				fmt.Fprintf(&sb, " | vs %s %.0f%%", s.Opponent, 100*s.Score)
 			}
