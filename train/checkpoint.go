@@ -40,7 +40,7 @@ type runState struct {
 	// Metrics is the completed iteration's metrics line, kept here so that
 	// a run stopped between its checkpoint and metrics.jsonl writes the
 	// line on resume.
-	Metrics *Metrics `json:"metrics,omitempty"`
+	Metrics *runs.Metrics `json:"metrics,omitempty"`
 	// Consumed is the state of the bus "learn" takes shards from, as of
 	// this checkpoint (bus.Source.Commit): the shard folder's files of the
 	// completed round, or the ledger of the messages taken.

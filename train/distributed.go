@@ -354,12 +354,12 @@ type round struct {
 	taken    []*bus.Delivery // into the buffer
 	dropped  []*bus.Delivery // stale: taken out, not into the buffer
 	samples  []replay.Sample
-	workers  map[string]*WorkerMetrics
+	workers  map[string]*runs.WorkerMetrics
 	stale    int
 	rejected int
 }
 
-func newRound() *round { return &round{workers: map[string]*WorkerMetrics{}} }
+func newRound() *round { return &round{workers: map[string]*runs.WorkerMetrics{}} }
 
 // take checks one delivery and adds it to the round, drops it as stale or
 // rejects it.
@@ -388,7 +388,7 @@ func (rd *round) take(ctx context.Context, r *runner, src bus.Source, d *bus.Del
 	rd.samples = append(rd.samples, samples...)
 	wm := rd.workers[d.Info.Worker]
 	if wm == nil {
-		wm = &WorkerMetrics{Worker: d.Info.Worker}
+		wm = &runs.WorkerMetrics{Worker: d.Info.Worker}
 		rd.workers[d.Info.Worker] = wm
 	}
 	wm.Shards++
@@ -421,7 +421,7 @@ func (r *runner) learnRound(ctx context.Context, rd *round, lb *LearnBus) error 
 		return err
 	}
 	r.state.Consumed = json.RawMessage(state)
-	m := Metrics{Iteration: it, Positions: len(rd.samples), StaleShards: rd.stale, RejectedShards: rd.rejected}
+	m := runs.Metrics{Iteration: it, Positions: len(rd.samples), StaleShards: rd.stale, RejectedShards: rd.rejected}
 	for _, wm := range rd.workers {
 		if wm.PlaySeconds > 0 {
 			wm.GamesPerHour = float64(wm.Games) / wm.PlaySeconds * 3600
@@ -430,7 +430,7 @@ func (r *runner) learnRound(ctx context.Context, rd *round, lb *LearnBus) error 
 		m.GamesPerHour += wm.GamesPerHour
 		m.Workers = append(m.Workers, *wm)
 	}
-	slices.SortFunc(m.Workers, func(a, b WorkerMetrics) int { return strings.Compare(a.Worker, b.Worker) })
+	slices.SortFunc(m.Workers, func(a, b runs.WorkerMetrics) int { return strings.Compare(a.Worker, b.Worker) })
 	r.checkpointed = func() {
 		if err := lb.Source.Ack(ctx, settled); err != nil {
 			// The checkpoint records them: a redelivery is recognised.

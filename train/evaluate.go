@@ -17,7 +17,7 @@ import (
 // evaluate plays the new checkpoint against the random mover, the
 // alpha-beta reference and an earlier checkpoint: a gauntlet of
 // Evaluate.Games games per opponent.
-func (r *runner) evaluate(ctx context.Context, it int) (*EvalMetrics, error) {
+func (r *runner) evaluate(ctx context.Context, it int) (*runs.EvalMetrics, error) {
 	e := &r.cfg.Evaluate
 	prevIt := r.previousCheckpoint(it - e.PreviousGap)
 	prev, err := model.LoadCheckpoint(runs.CheckpointPath(r.dir, prevIt))
@@ -74,9 +74,9 @@ func (r *runner) evaluate(ctx context.Context, it int) (*EvalMetrics, error) {
 	if res.Interrupted {
 		return nil, ctx.Err()
 	}
-	out := &EvalMetrics{}
+	out := &runs.EvalMetrics{}
 	for _, p := range res.Pairings {
-		ms := &MatchScore{Opponent: p.NameB, Wins: p.Wins, Draws: p.Draws, Losses: p.Losses, Score: p.Score,
+		ms := &runs.MatchScore{Opponent: p.NameB, Wins: p.Wins, Draws: p.Draws, Losses: p.Losses, Score: p.Score,
 			Elo: clampElo(p.Elo.Elo), CI95: [2]float64{clampElo(p.Elo.Low), clampElo(p.Elo.High)}}
 		switch p.NameB {
 		case "random":

@@ -19,7 +19,7 @@ import (
 // iteration runs one iteration: self-play, training, checkpoint, and
 // (every few iterations) the strength matches.
 func (r *runner) iteration(ctx context.Context, it int) error {
-	m := Metrics{Iteration: it}
+	m := runs.Metrics{Iteration: it}
 	cfg := r.cfg
 
 	// Self-play.
@@ -85,14 +85,14 @@ func (r *runner) iteration(ctx context.Context, it int) error {
 // learn finishes an iteration whose new samples come from shards: the
 // held-out measurement, optimiser steps, the checkpoint, the strength
 // matches every few iterations, the metrics and the plots.
-func (r *runner) learn(ctx context.Context, it int, shards []shardRef, samples []replay.Sample, m *Metrics) error {
+func (r *runner) learn(ctx context.Context, it int, shards []shardRef, samples []replay.Sample, m *runs.Metrics) error {
 	// Score the new positions before learning from them: the only honest
 	// measure of what the network has learnt.
 	h, err := measureHeldout(ctx, r.eval, r.variant, samples)
 	if err != nil {
 		return fmt.Errorf("held-out measurement: %w", err)
 	}
-	m.setHeldout(&h)
+	setHeldout(m, &h)
 	r.state.Heldout = append(r.state.Heldout, h)
 	if n := len(r.state.Heldout); n > heldoutKept {
 		r.state.Heldout = append(r.state.Heldout[:0:0], r.state.Heldout[n-heldoutKept:]...)
@@ -130,7 +130,7 @@ func (r *runner) learn(ctx context.Context, it int, shards []shardRef, samples [
 // finishIteration runs a checkpointed iteration's strength matches (if
 // due), then writes its metrics line and plots. A run stopped before the
 // line was written does this on resume, so that metrics.jsonl has no gaps.
-func (r *runner) finishIteration(ctx context.Context, m Metrics) error {
+func (r *runner) finishIteration(ctx context.Context, m runs.Metrics) error {
 	if e := r.cfg.Evaluate.Every; e > 0 && m.Iteration%e == 0 && m.Eval == nil {
 		ev, err := r.evaluate(ctx, m.Iteration)
 		if err != nil {
@@ -169,7 +169,7 @@ func (r *runner) finishInterrupted(ctx context.Context) error {
 
 // trainSteps takes the iteration's optimiser steps on batches drawn from
 // the replay window: SampleReuse samples drawn per new position.
-func (r *runner) trainSteps(ctx context.Context, it, newPositions int, m *Metrics) error {
+func (r *runner) trainSteps(ctx context.Context, it, newPositions int, m *runs.Metrics) error {
 	t := &r.cfg.Train
 	if r.buf.Len() < t.MinBuffer {
 		return nil

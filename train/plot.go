@@ -14,11 +14,12 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/alicezero/alicezero/internal/fileutil"
+	"github.com/alicezero/alicezero/internal/runs"
 )
 
 // writePlots draws the run's curves (losses, game length, strength) as
 // curves.png and curves.svg in dir, each written atomically.
-func writePlots(dir string, history []Metrics) error {
+func writePlots(dir string, history []runs.Metrics) error {
 	panels, err := curvePanels(history)
 	if err != nil {
 		return err
@@ -58,7 +59,7 @@ type series struct {
 	pts  plotter.XYs
 }
 
-func curvePanels(history []Metrics) ([][]*plot.Plot, error) {
+func curvePanels(history []runs.Metrics) ([][]*plot.Plot, error) {
 	var lossP, klP, lossV, hoV, hoBase, hoKL, length, vsRandom, vsAB, vsPrev, elo, falseResign series
 	lossP.name, klP.name, lossV.name = "training policy loss", "training policy KL", "training value loss"
 	hoV.name, hoBase.name, hoKL.name = "held-out value loss", "constant guess", "held-out policy KL"

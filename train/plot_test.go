@@ -4,15 +4,17 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/alicezero/alicezero/internal/runs"
 )
 
 func TestMetricsAndPlots(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "metrics.jsonl")
 	for i := 1; i <= 3; i++ {
-		m := &Metrics{Iteration: i, Steps: 10, LossPolicy: 3 - float64(i)/2, LossValue: 1, MeanGameLength: 80}
+		m := &runs.Metrics{Iteration: i, Steps: 10, LossPolicy: 3 - float64(i)/2, LossValue: 1, MeanGameLength: 80}
 		if i%2 == 0 {
-			m.Eval = &EvalMetrics{VsRandom: &MatchScore{Score: 0.9}, VsAlphaBeta: &MatchScore{Score: 0.4}, Elo: -70}
+			m.Eval = &runs.EvalMetrics{VsRandom: &runs.MatchScore{Score: 0.9}, VsAlphaBeta: &runs.MatchScore{Score: 0.4}, Elo: -70}
 		}
 		if err := appendMetrics(path, m); err != nil {
 			t.Fatal(err)

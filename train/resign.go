@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/runs"
 )
 
 // Resignation follows AlphaGo Zero: a side resigns when its value after a
@@ -143,7 +144,7 @@ func (r *runner) resignThreshold(it int) float64 {
 // calibrateResignation adds the iteration's played-out games to the
 // calibration, reports how the threshold in force (else the calibrated
 // one) did on them, and calibrates the threshold for the next iteration.
-func (r *runner) calibrateResignation(games []*SelfPlayGame, inForce float64, m *Metrics) {
+func (r *runner) calibrateResignation(games []*SelfPlayGame, inForce float64, m *runs.Metrics) {
 	sp := &r.cfg.SelfPlay
 	if sp.ResignFalseRate == 0 {
 		return

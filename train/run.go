@@ -59,7 +59,7 @@ type runner struct {
 	searcher *mcts.Searcher
 	buf      *replay.Buffer
 	state    runState
-	history  []Metrics
+	history  []runs.Metrics
 	started  time.Time
 	// skippedShards counts the unreadable shards of the last resume, for
 	// the next metrics line.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -10,9 +9,6 @@ import (
 	"strings"
 
 	"github.com/alicezero/alicezero/cmd/alicezero/internal/pychess"
-	"github.com/alicezero/alicezero/env"
-	"github.com/alicezero/alicezero/internal/clock"
-	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/mcts/engine"
 )
 
@@ -92,84 +88,42 @@ func runPychess(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	if *visits < 0 {
 		return fmt.Errorf("--visits must not be negative, got %d", *visits)
 	}
-	pool := &enginePool{visits: *visits}
-	bot, err := pychess.New(client, pool, cfg)
+	cfg.Visits = *visits
+	engines, err := startEngines(*maxGames, engine.Options{Weights: *weights, Threads: *threads})
 	if err != nil {
 		return err
 	}
-	if err := pool.start(*maxGames, engine.Options{Weights: *weights, Threads: *threads}); err != nil {
+	defer closeEngines(engines)
+	bot, err := pychess.New(client, engines, cfg)
+	if err != nil {
 		return err
 	}
-	defer pool.Close()
-	log.Info("engine ready", "network", pool.network)
+	log.Info("engine ready", "network", engines[0].Network())
 	return bot.Run(ctx)
 }
 
-// enginePool is the bot's pychess.Engine: a fixed set of engines, one per
-// game played at once (an engine.Engine serves one game at a time), each
-// lent to one search.
-type enginePool struct {
-	free    chan *engine.Engine
-	all     []*engine.Engine
-	visits  int
-	network string
-}
-
-// start builds n engines and loads their network now, so that a bad
-// --weights stops the command before it accepts a game.
-func (p *enginePool) start(n int, opts engine.Options) error {
-	p.free = make(chan *engine.Engine, n)
+// startEngines builds n engines (one per game played at once) and loads
+// their network now, so that a bad --weights stops the command before it
+// accepts a game. On error none is left open.
+func startEngines(n int, opts engine.Options) ([]engine.Interface, error) {
+	var es []engine.Interface
 	for range n {
 		e, err := engine.New(opts)
 		if err == nil {
 			err = e.Ready()
+			es = append(es, e)
 		}
 		if err != nil {
-			if e != nil {
-				_ = e.Close() // the error below is what matters
-			}
-			p.Close()
-			return err
+			closeEngines(es)
+			return nil, err
 		}
-		p.all = append(p.all, e)
-		p.free <- e
 	}
-	p.network = p.all[0].Network()
-	return nil
+	return es, nil
 }
 
-// Close releases the engines.
-func (p *enginePool) Close() {
-	for _, e := range p.all {
+// closeEngines releases the engines.
+func closeEngines(es []engine.Interface) {
+	for _, e := range es {
 		_ = e.Close() // nothing is left to do with an engine that fails to close
 	}
-	p.all = nil
-}
-
-// Move searches req's position within its budget on a free engine.
-func (p *enginePool) Move(ctx context.Context, req pychess.MoveRequest) (pychess.MoveReply, error) {
-	var e *engine.Engine
-	select {
-	case e = <-p.free:
-	case <-ctx.Done():
-		return pychess.MoveReply{}, ctx.Err()
-	}
-	defer func() { p.free <- e }()
-	if o := e.Options(); o.Variant != req.Variant {
-		o.Variant = req.Variant
-		if err := e.SetOptions(o); err != nil {
-			return pychess.MoveReply{}, err
-		}
-	}
-	if err := e.SetPosition(req.StartFEN, req.Moves); err != nil {
-		return pychess.MoveReply{}, err
-	}
-	res, err := e.Go(ctx, clock.Limits{MoveTime: req.Budget, Nodes: int64(p.visits)}, mcts.Progress{})
-	switch {
-	case res.BestMove == env.NoMove:
-		return pychess.MoveReply{}, errors.Join(errors.New("the engine found no move"), err)
-	case err != nil && res.Nodes == 0:
-		return pychess.MoveReply{}, err
-	}
-	return pychess.MoveReply{Move: res.BestMove.UCI(), Value: float64(res.RootValue), HasValue: res.Nodes > 0}, nil
 }

@@ -1,19 +1,14 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
-	"github.com/sourcegraph/conc"
-
-	"github.com/alicezero/alicezero/cmd/alicezero/internal/pychess"
-	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/mcts/engine"
 )
 
@@ -94,50 +89,18 @@ func TestPychessUpgrade(t *testing.T) {
 	}
 }
 
-// The adapter searches on separate engines for games at once, within the
-// budget, and answers legal moves with a value.
-func TestEnginePoolMoves(t *testing.T) {
-	pool := &enginePool{}
-	if err := pool.start(2, engine.Options{}); err != nil {
+// The bot's engines are built and loaded before it starts, one per game
+// at once; weights that do not load stop the command there.
+func TestStartEngines(t *testing.T) {
+	es, err := startEngines(2, engine.Options{})
+	if err != nil {
 		t.Fatal(err)
 	}
-	defer pool.Close()
-	games := [][]string{nil, {"e2e4", "d7d5", "f1e2"}}
-	replies := make([]pychess.MoveReply, len(games))
-	errs := make([]error, len(games))
-	var wg conc.WaitGroup
-	start := time.Now()
-	for i, moves := range games {
-		wg.Go(func() {
-			replies[i], errs[i] = pool.Move(context.Background(), pychess.MoveRequest{
-				Variant: env.Alice, StartFEN: env.StartFEN, Moves: moves, Budget: 200 * time.Millisecond,
-			})
-		})
+	defer closeEngines(es)
+	if len(es) != 2 || es[0] == es[1] || !strings.Contains(es[0].Network(), "built-in network") {
+		t.Errorf("%d engines, %q", len(es), es[0].Network())
 	}
-	wg.Wait()
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("two 200 ms searches took %v", d)
+	if _, err := startEngines(2, engine.Options{Weights: filepath.Join(t.TempDir(), "missing.azck")}); err == nil {
+		t.Error("missing weights loaded")
 	}
-	for i, moves := range games {
-		if errs[i] != nil {
-			t.Fatalf("game %d: %v", i, errs[i])
-		}
-		p, _ := env.ParseFEN(env.StartFEN, env.Alice)
-		if _, err := p.PlayUCI(moves); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := p.ParseUCI(replies[i].Move); err != nil || !replies[i].HasValue {
-			t.Errorf("game %d: reply %+v: %v", i, replies[i], err)
-		}
-	}
-
-	// With every engine busy, a search waits for one, or for its context.
-	e1, e2 := <-pool.free, <-pool.free
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
-	defer cancel()
-	if _, err := pool.Move(ctx, pychess.MoveRequest{Variant: env.Alice, StartFEN: env.StartFEN, Budget: time.Second}); err == nil {
-		t.Error("a search with no free engine did not end with its context")
-	}
-	pool.free <- e1
-	pool.free <- e2
 }

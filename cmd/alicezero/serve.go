@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/alicezero/alicezero/cmd/alicezero/internal/serve"
 	"github.com/alicezero/alicezero/env"
-	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/mcts/engine"
 )
 
@@ -76,7 +76,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		MaxVisits:      *maxVisits,
 		MaxTime:        *maxTime,
 		DefaultVisits:  *visits,
-		Log:            stderr,
+		Logger:         slog.New(slog.NewTextHandler(stderr, nil)),
 	})
 	if err != nil {
 		return err
@@ -102,7 +102,7 @@ func serveLabel(ctx context.Context, load serve.Loader, weights string) (string,
 	if err != nil {
 		return "", err
 	}
-	label := e.Describe()
+	label := e.Network()
 	_ = e.Close() // loaded only to check and name it
 	if strings.TrimSpace(weights) == engine.NoWeights {
 		return label, nil
@@ -118,7 +118,7 @@ func serveLabel(ctx context.Context, load serve.Loader, weights string) (string,
 // picks the variant and the engine separately). Weights that cannot be
 // loaded at all are an error.
 func serveLoader(threads int) serve.Loader {
-	return func(ctx context.Context, weights string, v env.Variant) (serve.Engine, error) {
+	return func(ctx context.Context, weights string, v env.Variant) (engine.Interface, error) {
 		net, err := engine.LoadNetwork(weights, v)
 		if errors.Is(err, engine.ErrOtherVariant) {
 			plain, perr := engine.LoadNetwork(engine.NoWeights, v)
@@ -140,72 +140,6 @@ func serveLoader(threads int) serve.Loader {
 			_ = e.Close()
 			return nil, err
 		}
-		return &serveEngine{e: e}, nil
+		return e, nil
 	}
 }
-
-// serveEngine is a mcts/engine session behind serve.Engine.
-type serveEngine struct {
-	e *engine.Engine
-}
-
-func (s *serveEngine) Describe() string { return s.e.Network() }
-func (s *serveEngine) Close() error     { return s.e.Close() }
-
-// reportInterval is how often a running search reports to the page.
-const reportInterval = 250 * time.Millisecond
-
-// Search searches pos within lim, reporting the root's statistics (its
-// moves' visits included) every reportInterval.
-func (s *serveEngine) Search(ctx context.Context, pos *env.Position, lim serve.Limits, report func(serve.Info)) (serve.Info, error) {
-	if err := s.e.SetGame(pos); err != nil {
-		return serve.Info{}, err
-	}
-	start := time.Now()
-	// The clocks of a timed game go to the engine's time manager as UCI's
-	// wtime/btime/winc/binc do; with no bound at all the search runs
-	// until the visitor stops it.
-	el := lim.ClockLimits()
-	progress := mcts.Progress{Interval: reportInterval}
-	if report != nil {
-		progress.Report = func(in mcts.Info) {
-			if !in.Final {
-				report(infoOfReport(in))
-			}
-		}
-	}
-	res, err := s.e.Go(ctx, el, progress)
-	if err != nil && (res.Nodes == 0 || errors.Is(err, engine.ErrNoLegalMove)) {
-		return serve.Info{BestMove: res.BestMove, PV: res.PV, Final: true}, err
-	}
-	in := infoOf(res, time.Since(start))
-	in.Final = true
-	return in, nil
-}
-
-// infoOfReport turns a progress report into the page's form.
-func infoOfReport(in mcts.Info) serve.Info {
-	out := serve.Info{Nodes: in.Nodes, Elapsed: in.Elapsed, Depth: in.Depth, SelDepth: in.SelDepth, WDL: wdl64(in.WDL),
-		MateIn: in.MateIn, PV: in.PV}
-	if len(in.PV) > 0 {
-		out.BestMove = in.PV[0]
-	}
-	out.Top = moveStats(in.Children)
-	return out
-}
-
-// infoOf turns a search result into the page's form.
-func infoOf(res mcts.Result, elapsed time.Duration) serve.Info {
-	return serve.Info{Nodes: res.Nodes, Elapsed: elapsed, Depth: res.Depth, SelDepth: res.SelDepth, WDL: wdl64(res.RootWDL),
-		MateIn: res.MateIn, BestMove: res.BestMove, PV: res.PV, Top: moveStats(res.Children)}
-}
-
-func moveStats(children []mcts.ChildStat) []serve.MoveStat {
-	out := make([]serve.MoveStat, 0, len(children))
-	for _, c := range children {
-		out = append(out, serve.MoveStat{Move: c.Move, Visits: c.Visits, Q: float64(c.Q), Prior: float64(c.Prior), MateIn: c.MateIn})
-	}
-	return out
-}
-
-func wdl64(w [3]float32) [3]float64 { return [3]float64{float64(w[0]), float64(w[1]), float64(w[2])} }

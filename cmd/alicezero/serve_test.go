@@ -18,10 +18,10 @@ import (
 
 	"github.com/sourcegraph/conc"
 
-	"github.com/alicezero/alicezero/cmd/alicezero/internal/serve"
 	"github.com/alicezero/alicezero/cmd/alicezero/internal/serve/servetest"
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
+	"github.com/alicezero/alicezero/mcts"
 )
 
 // screenshots, when set, is the folder TestServeInBrowser saves the
@@ -53,97 +53,31 @@ func TestServeFlags(t *testing.T) {
 	}
 }
 
+// The loader builds the engine the server searches with (the search
+// itself is serve's, tested there on the real engine): the built-in
+// network by default, the plain search for another variant.
 func TestServeEngine(t *testing.T) {
-	e, err := serveLoader(1)(context.Background(), "", env.Alice)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	if !strings.Contains(e.Describe(), "built-in network") {
-		t.Errorf("Describe: %q", e.Describe())
-	}
-	pos := env.NewPosition(env.Alice)
-	var reports []serve.Info
-	in, err := e.Search(context.Background(), pos, serve.Limits{Visits: 300}, func(r serve.Info) { reports = append(reports, r) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !in.Final || in.Nodes != 300 || len(in.PV) == 0 || in.PV[0] != in.BestMove {
-		t.Fatalf("final report: final %v, %d nodes, PV %v, best %v", in.Final, in.Nodes, in.PV, in.BestMove)
-	}
-	var ml env.MoveList
-	pos.LegalMoves(&ml)
-	if !ml.Contains(in.BestMove) || len(in.Top) != ml.N {
-		t.Fatalf("best %v, %d root moves of %d", in.BestMove, len(in.Top), ml.N)
-	}
-	visits := 0
-	for _, m := range in.Top {
-		visits += m.Visits
-	}
-	if visits < 299 {
-		t.Errorf("root moves hold %d visits, want about 300", visits)
-	}
-	// A longer search reports while it goes: the reports before the end
-	// list the root moves too, and count up.
-	reports = nil
-	if _, err := e.Search(context.Background(), pos, serve.Limits{Time: 900 * time.Millisecond}, func(r serve.Info) { reports = append(reports, r) }); err != nil {
-		t.Fatal(err)
-	}
-	if len(reports) < 2 {
-		t.Fatalf("%d progress reports", len(reports))
-	}
-	for i, r := range reports {
-		if len(r.Top) == 0 && i > 0 || r.Final {
-			t.Errorf("report %d: %d top moves, final %v", i, len(r.Top), r.Final)
+	for _, tc := range []struct {
+		v    env.Variant
+		want string
+	}{
+		{env.Alice, "built-in network"},
+		{env.AliceMini, "plain search"},
+	} {
+		e, err := serveLoader(1)(context.Background(), "", tc.v)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if i > 0 && r.Nodes < reports[i-1].Nodes {
-			t.Errorf("report %d: %d nodes after %d", i, r.Nodes, reports[i-1].Nodes)
+		if !strings.Contains(e.Network(), tc.want) || e.Options().Variant != tc.v {
+			t.Errorf("%s: Network %q, variant %s", tc.v.Name, e.Network(), e.Options().Variant.Name)
 		}
-	}
-
-	// A timed game's clocks reach the engine's time manager: with 6 s
-	// left it spends about a 30th of them (less the move overhead), far
-	// below the move's 60 s cap.
-	t0 := time.Now()
-	clocked := serve.Limits{Time: time.Minute, Clock: clock.Limits{WTime: 6 * time.Second, BTime: time.Hour, WInc: 0, BInc: time.Second}}
-	if _, err := e.Search(context.Background(), pos, clocked, nil); err != nil {
-		t.Fatal(err)
-	}
-	if d := time.Since(t0); d < 100*time.Millisecond || d > 3*time.Second {
-		t.Errorf("a search on a 6 s clock took %v; want about 170 ms", d)
-	}
-
-	// A time limit, and a stop.
-	t0 = time.Now()
-	if _, err := e.Search(context.Background(), pos, serve.Limits{Time: 400 * time.Millisecond}, nil); err != nil {
-		t.Fatal(err)
-	}
-	if d := time.Since(t0); d < 300*time.Millisecond || d > 3*time.Second {
-		t.Errorf("a 400 ms search took %v", d)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-	defer cancel()
-	t0 = time.Now()
-	in, err = e.Search(ctx, pos, serve.Limits{Time: 30 * time.Second}, nil)
-	if err != nil || !ml.Contains(in.BestMove) {
-		t.Fatalf("stopped search: %v, best %v", err, in.BestMove)
-	}
-	if d := time.Since(t0); d > 3*time.Second {
-		t.Errorf("a search stopped after 200 ms took %v", d)
-	}
-
-	// A mate in one is found and announced.
-	mate, err := env.ParseFEN(fenAfter2dxe4, env.Alice)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err = e.Search(context.Background(), mate, serve.Limits{Visits: 200}, nil)
-	if err != nil || in.MateIn != 1 || mate.SAN(in.BestMove) != "Bb5#" {
-		t.Errorf("mate in one: %v, mate %d, best %s", err, in.MateIn, mate.SAN(in.BestMove))
-	}
-	mate.MakeMove(in.BestMove)
-	if _, err := e.Search(context.Background(), mate, serve.Limits{Visits: 10}, nil); err == nil {
-		t.Error("a search of a mated position did not fail")
+		res, err := e.Go(context.Background(), clock.Limits{Nodes: 20}, mcts.Progress{})
+		if err != nil || res.Nodes != 20 {
+			t.Errorf("%s: %d nodes, %v", tc.v.Name, res.Nodes, err)
+		}
+		if err := e.Close(); err != nil {
+			t.Error(err)
+		}
 	}
 }
 

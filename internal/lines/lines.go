@@ -1,11 +1,14 @@
-// Package lines reads a conversation's input (a GUI's commands, a person's
-// moves) line by line on a goroutine of its own, so that the conversation
-// can wait for a line, a finished search and a signal at once.
+// Package lines is the front ends' line plumbing: bounded line reading
+// for every input read by lines (a GUI's commands, a person's moves, a
+// server's NDJSON stream), and Writer, the one writer of whole output
+// lines from several goroutines.
 //
-// A line longer than the limit does not end the conversation: the reader
-// skips the rest of it and delivers a Line with TooLong set, so that the
-// front end can say so and carry on. Carriage returns before the newline
-// are dropped.
+// Scanner reads lines one at a time; Read reads them on a goroutine of
+// its own, so that a conversation can wait for a line, a finished search
+// and a signal at once. A line longer than the limit does not end the
+// input: the reader skips the rest of it and delivers a Line with TooLong
+// set, so that the front end can say so and carry on. Carriage returns
+// before the newline are dropped.
 //
 //	in := lines.Read(os.Stdin, lines.DefaultMax)
 //	defer in.Close()
@@ -14,6 +17,12 @@
 //		if l.TooLong { ... }         // say so, carry on
 //		handle(l.Text)
 //	}
+//
+//	sc := lines.NewScanner(body, 64<<10) // the same lines, synchronously
+//	l, err := sc.Scan()                  // io.EOF after the last
+//
+//	out := lines.NewWriter(os.Stdout)
+//	out.Printf("bestmove %s", m) // from any goroutine, one line at a time
 package lines
 
 import (
@@ -40,6 +49,9 @@ type Line struct {
 	// its length in bytes.
 	TooLong bool
 	Len     int
+	// Unended is set on a last line that the input ended inside, before
+	// its newline (a cut stream).
+	Unended bool
 	// Err is set, on the last Line delivered, when reading failed (not at
 	// the end of the input, which just closes the channel).
 	Err error
@@ -90,36 +102,67 @@ func (rd *Reader) Close() {
 	}
 }
 
-// pump reads lines until the input ends (nil) or fails.
+// pump delivers lines until the input ends (nil) or fails.
 func (rd *Reader) pump(r io.Reader, max int, ch chan<- Line) error {
-	br := bufio.NewReaderSize(r, max)
+	sc := NewScanner(r, max)
 	for {
-		b, err := br.ReadSlice('\n')
-		l := Line{Text: string(trimEnd(b))}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			// Over the limit: keep the start, skip the rest of the line.
-			l.TooLong, l.Len = true, len(b)
-			for errors.Is(err, bufio.ErrBufferFull) {
-				b, err = br.ReadSlice('\n')
-				l.Len += len(b)
-			}
-			l.Len -= len(b) - len(trimEnd(b))
-			l.Text = l.Text[:min(len(l.Text), 80)]
-		}
-		if err != nil && !errors.Is(err, io.EOF) {
-			return fmt.Errorf("reading input: %w", err)
-		}
-		if len(b) > 0 || l.TooLong || err == nil {
-			select {
-			case ch <- l:
-			case <-rd.done:
-				return nil
-			}
+		l, err := sc.Scan()
+		if errors.Is(err, io.EOF) {
+			return nil
 		}
 		if err != nil {
-			return nil // the end of the input
+			return fmt.Errorf("reading input: %w", err)
+		}
+		select {
+		case ch <- l:
+		case <-rd.done:
+			return nil
 		}
 	}
+}
+
+// Scanner reads lines of at most max bytes, line ending included, one at
+// a time.
+type Scanner struct {
+	br *bufio.Reader
+}
+
+// NewScanner returns a scanner of r's lines of at most max bytes
+// (DefaultMax if max is not positive).
+func NewScanner(r io.Reader, max int) *Scanner {
+	if max <= 0 {
+		max = DefaultMax
+	}
+	return &Scanner{br: bufio.NewReaderSize(r, max)}
+}
+
+// Scan returns the next line. A line over the limit comes with TooLong
+// set, its first bytes and its length, the rest of it skipped; a last
+// line the input ends inside comes with Unended set. After the last line
+// Scan returns io.EOF; a failed read returns the reader's error.
+func (sc *Scanner) Scan() (Line, error) {
+	b, err := sc.br.ReadSlice('\n')
+	l := Line{Text: string(trimEnd(b))}
+	if errors.Is(err, bufio.ErrBufferFull) {
+		// Over the limit: keep the start, skip the rest of the line.
+		l.TooLong, l.Len = true, len(b)
+		for errors.Is(err, bufio.ErrBufferFull) {
+			b, err = sc.br.ReadSlice('\n')
+			l.Len += len(b)
+		}
+		l.Len -= len(b) - len(trimEnd(b))
+		l.Text = l.Text[:min(len(l.Text), 80)]
+	}
+	switch {
+	case err == nil:
+		return l, nil
+	case !errors.Is(err, io.EOF):
+		return Line{}, err
+	case len(b) > 0 || l.TooLong:
+		l.Unended = true
+		return l, nil
+	}
+	return Line{}, io.EOF
 }
 
 // EchoMax is how many characters of a line of input an error message

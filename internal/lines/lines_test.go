@@ -28,7 +28,7 @@ func TestLines(t *testing.T) {
 		{Text: ""},
 		{Text: strings.Repeat("x", 64), TooLong: true, Len: 100},
 		{Text: "position startpos"},
-		{Text: "last"},
+		{Text: "last", Unended: true},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %d lines %+v, want %d", len(got), got, len(want))
@@ -151,5 +151,55 @@ func TestClip(t *testing.T) {
 		if got := Clip(tt.in); got != tt.want {
 			t.Errorf("Clip(%.20q...) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// Scanner reads the same lines one at a time, says which last line the
+// input ended inside, and then io.EOF.
+func TestScanner(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []Line
+	}{
+		{"a\r\nb\n", []Line{{Text: "a"}, {Text: "b"}}},
+		{"a\nb", []Line{{Text: "a"}, {Text: "b", Unended: true}}},
+		{"a\n" + strings.Repeat("y", 20), []Line{{Text: "a"}, {Text: strings.Repeat("y", 16), TooLong: true, Len: 20, Unended: true}}},
+		{"", nil},
+	} {
+		sc := NewScanner(strings.NewReader(tc.in), 16) // bufio's smallest buffer
+		var got []Line
+		for {
+			l, err := sc.Scan()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, l)
+		}
+		if len(got) != len(tc.want) {
+			t.Errorf("%q: got %+v, want %+v", tc.in, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("%q line %d: got %+v, want %+v", tc.in, i, got[i], tc.want[i])
+			}
+		}
+	}
+	boom := errors.New("boom")
+	if _, err := NewScanner(iotest.ErrReader(boom), 0).Scan(); !errors.Is(err, boom) {
+		t.Errorf("a failed read: %v", err)
+	}
+}
+
+func TestWriter(t *testing.T) {
+	var b strings.Builder
+	w := NewWriter(&b)
+	w.Printf("bestmove %s", "e2e4")
+	w.Printf("readyok")
+	if b.String() != "bestmove e2e4\nreadyok\n" {
+		t.Errorf("wrote %q", b.String())
 	}
 }

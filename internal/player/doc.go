@@ -19,5 +19,8 @@
 // argument (an engine command line, a checkpoint path) unless it reads
 // NAME=VALUE with NAME a plain identifier (letters, digits, '_'); every
 // other element must be NAME=VALUE (NAME may then contain spaces, as UCI
-// option names do). Option names are matched case-insensitively.
+// option names do). Option names are matched case-insensitively. A
+// player kind reads its options with Spec's accessors (Int, IntAtLeast,
+// Uint64, Float, Bool), after CheckOptions refused the ones it does not
+// know, so that every kind reports a bad option the same way.
 package player

@@ -66,6 +66,20 @@ func TestSpecValues(t *testing.T) {
 	if err := s.CheckOptions("depth", "q", "noise"); err == nil || !strings.Contains(err.Error(), "Temp") {
 		t.Errorf("CheckOptions: %v", err)
 	}
+	for _, tc := range []struct {
+		min, want int
+		ok        bool
+	}{{1, 3, true}, {3, 3, true}, {4, 0, false}} {
+		if d, err := s.IntAtLeast("depth", 1, tc.min); d != tc.want || (err == nil) != tc.ok {
+			t.Errorf("depth at least %d: %d, %v", tc.min, d, err)
+		}
+	}
+	if d, err := s.IntAtLeast("missing", 0, 1); err != nil || d != 0 {
+		t.Errorf("absent at least 1: %d, %v (want the default)", d, err)
+	}
+	if _, err := s.IntAtLeast("noise", 0, 1); err == nil {
+		t.Error("noise=x read as a number")
+	}
 }
 
 type stub struct{ name string }

@@ -117,6 +117,20 @@ func (s Spec) Int(name string, def int) (int, error) {
 	return n, nil
 }
 
+// IntAtLeast returns the named option as an integer of at least min, or
+// def when it is absent.
+func (s Spec) IntAtLeast(name string, def, min int) (int, error) {
+	v, ok := s.Lookup(name)
+	if !ok {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < min {
+		return 0, fmt.Errorf("player %q: option %s=%q: want a whole number ≥ %d", s.Text, name, v, min)
+	}
+	return n, nil
+}
+
 // Uint64 returns the named option as an unsigned integer, or def.
 func (s Spec) Uint64(name string, def uint64) (uint64, error) {
 	v, ok := s.Lookup(name)

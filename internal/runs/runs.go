@@ -2,9 +2,11 @@
 // configuration, the checkpoints, the replay shards, the sampled games and
 // the metrics go, how checkpoints are named, which one is the newest, and
 // how a path given by a user (a checkpoint file, a run folder, a run's
-// checkpoints folder) becomes a checkpoint file. It imports nothing of the
-// project, so the engine, the exporter and the training loop can all use
-// it without linking each other.
+// checkpoints folder) becomes a checkpoint file, and the record of the
+// metrics file (Metrics: the training loop writes it, the web server
+// reads it). It imports nothing of the project, so the engine, the
+// exporter, the training loop and the server can all use it without
+// linking each other.
 //
 // A run folder looks like this:
 //

@@ -1,7 +1,16 @@
 // Package engine is the game-playing session behind every way of playing
-// AliceZero — the UCI and XBoard protocols, the terminal game, the arena's
-// ckpt players and training's strength matches — so that they all play
-// with the same network loading, search settings and time management.
+// AliceZero — the UCI and XBoard protocols, the terminal game, the web
+// server, the pychess bot, the arena's ckpt players and training's
+// strength matches — so that they all play with the same network loading,
+// search settings and time management.
+//
+// Interface is the one engine interface every front end drives, as lc0's
+// UCI loop drives its engine: options (Options, SetOptions, Ready,
+// Network), the game (NewGame, SetPosition, Position, Play, Undo), Go
+// with clock.Limits and an mcts.Progress callback, stopped through its
+// context, and Close. *Engine implements it; the front ends' tests
+// script a fake of it (cmd/alicezero/internal/enginetest). GameOf turns
+// a position's history into a PGN game.
 //
 // An Engine holds the network (or, without one, a plain search that counts
 // material), the searcher and its tree, and the game being played: a

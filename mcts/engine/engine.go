@@ -383,14 +383,8 @@ func (e *Engine) Moves() []env.Move {
 }
 
 // Game returns the game so far as a PGN game (moves and, when it is over,
-// the result), for env.WritePGN.
-func (e *Engine) Game() *env.Game {
-	g := env.NewGame(e.opts.Variant)
-	g.StartFEN = e.startFEN
-	g.Moves = e.Moves()
-	g.Result = e.pos.Outcome(e.pos.Status())
-	return g
-}
+// the result), for env.WritePGN: GameOf the current position.
+func (e *Engine) Game() *env.Game { return GameOf(e.pos) }
 
 // Play plays m, which must be legal in the current position (it is
 // matched by what names it, env.MoveList.Find: its squares, promotion and,

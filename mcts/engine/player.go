@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
@@ -129,41 +128,28 @@ func specPlayer(spec player.Spec, weights string, setup player.Setup) (player.Pl
 	return p, nil
 }
 
-// specOptions reads a ckpt spec's options.
+// specOptions reads a ckpt or net spec's options (absent ones keep the
+// engine's defaults).
 func specOptions(spec player.Spec) (Options, error) {
 	var o Options
-	for _, opt := range spec.Options {
-		var err error
-		switch opt.Name {
-		case "visits":
-			o.Visits, err = atLeastOne(opt.Value)
-		case "threads":
-			o.Threads, err = atLeastOne(opt.Value)
-		case "hash":
-			o.HashMB, err = atLeastOne(opt.Value)
-		case "gumbel":
-			o.Gumbel, err = strconv.ParseBool(opt.Value)
-		case "tactics":
-			if o.Tactics, err = spec.Bool("tactics", false); err != nil {
-				return o, err // it names the spec and the option
-			}
-		default:
-			err = fmt.Errorf("unknown option (want visits, gumbel, threads, hash or tactics)")
-		}
-		if err != nil {
-			return o, fmt.Errorf("player spec %q: option %s=%s: %v", spec.Text, opt.Name, opt.Value, err)
-		}
+	if err := spec.CheckOptions("visits", "gumbel", "threads", "hash", "tactics"); err != nil {
+		return o, err
+	}
+	var err error
+	if o.Visits, err = spec.IntAtLeast("visits", 0, 1); err != nil {
+		return o, err
+	}
+	if o.Threads, err = spec.IntAtLeast("threads", 0, 1); err != nil {
+		return o, err
+	}
+	if o.HashMB, err = spec.IntAtLeast("hash", 0, 1); err != nil {
+		return o, err
+	}
+	if o.Gumbel, err = spec.Bool("gumbel", false); err != nil {
+		return o, err
+	}
+	if o.Tactics, err = spec.Bool("tactics", false); err != nil {
+		return o, err
 	}
 	return o, nil
-}
-
-func atLeastOne(s string) (int, error) {
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return 0, fmt.Errorf("not a whole number")
-	}
-	if n < 1 {
-		return 0, fmt.Errorf("must be at least 1")
-	}
-	return n, nil
 }

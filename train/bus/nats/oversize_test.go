@@ -102,9 +102,9 @@ func TestLearnerRejectsOversizeShard(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var rounds []train.Metrics
+	var rounds []runs.Metrics
 	for sc := bufio.NewScanner(f); sc.Scan(); {
-		var m train.Metrics
+		var m runs.Metrics
 		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
 			t.Fatal(err)
 		}

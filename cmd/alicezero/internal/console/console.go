@@ -1,6 +1,8 @@
 // Package console is the game in the terminal: a person plays the engine
 // by typing moves (SAN or UCI) and commands (undo, hint, save FILE, ...),
-// and sees both boards drawn side by side after every move.
+// and sees both boards drawn side by side after every move. It drives an
+// engine.Interface: package engine's Engine in the alicezero binary,
+// enginetest's fake in the tests.
 //
 //	e, err := engine.New(engine.Options{Weights: "checkpoints/run1"})
 //	...
@@ -26,22 +28,6 @@ import (
 	"github.com/alicezero/alicezero/mcts/engine"
 )
 
-// Engine is what the game drives: package engine's Engine, or a fake in
-// tests.
-type Engine interface {
-	// Network describes what evaluates positions.
-	Network() string
-	NewGame()
-	Position() *env.Position
-	Status() env.Status
-	Play(m env.Move) error
-	Undo() (env.Move, bool)
-	// Game returns the game so far for env.WritePGN.
-	Game() *env.Game
-	// Go searches the position: see engine.Engine.Go for the contract.
-	Go(ctx context.Context, lim clock.Limits, progress mcts.Progress) (mcts.Result, error)
-}
-
 // Options configure a game.
 type Options struct {
 	// User is the side the person plays; the boards are drawn from it.
@@ -53,14 +39,14 @@ type Options struct {
 }
 
 // Run plays games on in and out until the user quits, in ends or ctx ends.
-func Run(ctx context.Context, e Engine, in io.Reader, out io.Writer, opts Options) error {
+func Run(ctx context.Context, e engine.Interface, in io.Reader, out io.Writer, opts Options) error {
 	p := &session{e: e, out: out, user: opts.User, ascii: opts.ASCII, flipped: opts.User == env.Black, lim: opts.Limits}
 	return p.run(ctx, in)
 }
 
 // session is a game in the terminal: the user against the engine.
 type session struct {
-	e       Engine
+	e       engine.Interface
 	out     io.Writer
 	user    env.Colour
 	ascii   bool
@@ -204,7 +190,7 @@ func (p *session) userMove(ctx context.Context, s string) {
 		return
 	}
 	p.printf("You play %s\n", san)
-	if p.e.Status().IsOver() {
+	if p.e.Position().Status().IsOver() {
 		p.printBoard()
 	}
 }
@@ -307,7 +293,7 @@ func (p *session) save(path string) {
 		p.printf("save: name a file, e.g. save game.pgn\n")
 		return
 	}
-	g := p.e.Game()
+	g := engine.GameOf(p.e.Position())
 	g.SetTag("Event", "AliceZero play")
 	g.SetTag("Date", time.Now().Format("2006.01.02"))
 	white, black := "You", "AliceZero"

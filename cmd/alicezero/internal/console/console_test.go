@@ -13,9 +13,10 @@ import (
 	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/internal/lines"
 	"github.com/alicezero/alicezero/mcts"
+	"github.com/alicezero/alicezero/mcts/engine"
 )
 
-func play(t *testing.T, e Engine, input string, opts Options) string {
+func play(t *testing.T, e engine.Interface, input string, opts Options) string {
 	t.Helper()
 	var out strings.Builder
 	done := make(chan error, 1)

@@ -1,8 +1,14 @@
-// Package enginetest provides a fake engine for the tests and examples of
-// the front ends on an engine interface (uci, xboard, console): it keeps a
-// game like package engine's Engine, but its searches are scripted, so a
-// test can decide what a search reports, how long it takes and how it
-// fails.
+// Package enginetest provides the fake engine.Interface that the tests
+// and examples of every front end (uci, xboard, console, serve, pychess)
+// drive: it keeps a game like package engine's Engine, but its searches
+// are scripted, so a test can decide what a search reports, how long it
+// takes and how it fails.
+//
+//	e := enginetest.New()
+//	e.Search = func(ctx context.Context, pos *env.Position, lim clock.Limits, progress mcts.Progress) (mcts.Result, error) {
+//		... // report through progress, answer a move of pos
+//	}
+//	err := uci.Run(ctx, e, gui, out)
 package enginetest
 
 import (
@@ -20,12 +26,13 @@ import (
 // Engine is a fake engine. Its zero value is not usable; make one with
 // New.
 type Engine struct {
-	opts     engine.Options
-	startFEN string
-	pos      *env.Position
+	opts engine.Options
+	pos  *env.Position
 
 	// ReadyErr is what Ready returns.
 	ReadyErr error
+	// Description is what Network returns; "" means "fake network".
+	Description string
 	// Search, if set, runs in place of the default search (which
 	// reports one Info and plays the first legal move, or waits for ctx
 	// when the limits are infinite).
@@ -33,10 +40,13 @@ type Engine struct {
 
 	mu     sync.Mutex
 	limits []clock.Limits // of every Go, in order
+	closed bool
 }
 
-// The methods below are those of the front ends' Engine interfaces; they
-// keep the game as package engine's Engine does.
+var _ engine.Interface = (*Engine)(nil)
+
+// The methods below are engine.Interface's; they keep the game as package
+// engine's Engine does.
 
 // New returns a fake engine at the start position.
 func New() *Engine {
@@ -74,7 +84,6 @@ func (e *Engine) Ready() error { return e.ReadyErr }
 
 func (e *Engine) NewGame() {
 	e.pos = env.NewPosition(e.opts.Variant)
-	e.startFEN = e.opts.Variant.StartFEN()
 }
 
 func (e *Engine) SetPosition(fen string, moves []string) error {
@@ -85,32 +94,36 @@ func (e *Engine) SetPosition(fen string, moves []string) error {
 	if err != nil {
 		return fmt.Errorf("position: %w", err)
 	}
-	start := pos.FEN()
 	if i, err := pos.PlayUCI(moves); err != nil {
 		return fmt.Errorf("position: move %d (%s): %w", i+1, moves[i], err)
 	}
-	e.pos, e.startFEN = pos, start
+	e.pos = pos
 	return nil
 }
 
 func (e *Engine) Position() *env.Position { return e.pos.Clone() }
-func (e *Engine) Status() env.Status      { return e.pos.Status() }
 
-// Game returns the game so far for env.WritePGN.
-func (e *Engine) Game() *env.Game {
-	g := env.NewGame(e.opts.Variant)
-	g.StartFEN = e.startFEN
-	q := e.pos.Clone()
-	g.Moves = make([]env.Move, q.Ply())
-	for i := len(g.Moves) - 1; i >= 0; i-- {
-		g.Moves[i] = q.LastMove()
-		q.UnmakeMove()
+func (e *Engine) Network() string {
+	if e.Description == "" {
+		return "fake network"
 	}
-	g.Result = e.pos.Outcome(e.pos.Status())
-	return g
+	return e.Description
 }
-func (e *Engine) StartFEN() string { return e.startFEN }
-func (e *Engine) Network() string  { return "fake network" }
+
+// Close marks the engine closed (Closed); it must not be used afterwards.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.closed = true
+	return nil
+}
+
+// Closed reports whether Close was called.
+func (e *Engine) Closed() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.closed
+}
 
 // Play plays m if it is legal.
 func (e *Engine) Play(m env.Move) error {

@@ -16,6 +16,7 @@ import (
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/internal/sleep"
+	"github.com/alicezero/alicezero/mcts/engine"
 )
 
 // variants maps pychess's variant names to the rule sets they are.
@@ -52,6 +53,9 @@ type Config struct {
 	// Backoff spaces out reconnections of dropped streams; without an
 	// Initial wait it is DefaultBackoff.
 	Backoff Backoff
+	// Visits bounds each search's visits; 0 leaves the clock's budget
+	// the only bound.
+	Visits int
 	// Logger receives the bot's log; nil discards it.
 	Logger *slog.Logger
 }
@@ -60,10 +64,11 @@ type Config struct {
 // while its gameStart has not arrived.
 const pendingTimeout = time.Minute
 
-// Bot plays on pychess.org through a Client, with moves from an Engine.
+// Bot plays on pychess.org through a Client, with moves from its engines.
 type Bot struct {
-	client   *Client
-	engine   Engine
+	client *Client
+	// free holds the engines no search is using.
+	free     chan engine.Interface
 	cfg      Config
 	log      *slog.Logger
 	accepted map[string]env.Variant
@@ -81,10 +86,17 @@ type pendingGame struct {
 	tc    TimeControl
 }
 
-// New returns a bot. It checks the configuration; nothing is sent yet.
-func New(client *Client, engine Engine, cfg Config) (*Bot, error) {
-	if client == nil || engine == nil {
+// New returns a bot that plays with engines: each search borrows a free
+// one (an engine.Interface serves one game at a time), so that as many
+// games as there are engines search at once; a search waits for an
+// engine while all are busy. The bot does not close them. New checks the
+// configuration; nothing is sent yet.
+func New(client *Client, engines []engine.Interface, cfg Config) (*Bot, error) {
+	if client == nil || len(engines) == 0 || slices.Contains(engines, nil) {
 		return nil, errors.New("pychess: New needs a client and an engine")
+	}
+	if cfg.Visits < 0 {
+		return nil, fmt.Errorf("pychess: the visits per move must not be negative, got %d", cfg.Visits)
 	}
 	if len(cfg.Variants) == 0 {
 		cfg.Variants = []string{"alice"}
@@ -116,8 +128,12 @@ func New(client *Client, engine Engine, cfg Config) (*Bot, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	free := make(chan engine.Interface, len(engines))
+	for _, e := range engines {
+		free <- e
+	}
 	return &Bot{
-		client: client, engine: engine, cfg: cfg, log: log, accepted: accepted,
+		client: client, free: free, cfg: cfg, log: log, accepted: accepted,
 		active: make(map[string]bool), pending: make(map[string]pendingGame),
 	}, nil
 }

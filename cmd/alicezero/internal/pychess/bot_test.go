@@ -16,7 +16,11 @@ import (
 
 	"github.com/sourcegraph/conc"
 
+	"github.com/alicezero/alicezero/cmd/alicezero/internal/enginetest"
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
+	"github.com/alicezero/alicezero/mcts"
+	"github.com/alicezero/alicezero/mcts/engine"
 )
 
 // logBuffer collects a bot's log lines for the test to read.
@@ -37,35 +41,49 @@ func (l *logBuffer) String() string {
 	return l.buf.String()
 }
 
-// engineFunc makes an Engine of a function.
-type engineFunc func(ctx context.Context, req MoveRequest) (MoveReply, error)
+// searchFunc is a scripted search of the fake engine (enginetest.Engine's
+// Search): pos is the game after its moves, lim.MoveTime the budget.
+type searchFunc = func(ctx context.Context, pos *env.Position, lim clock.Limits, progress mcts.Progress) (mcts.Result, error)
 
-func (f engineFunc) Move(ctx context.Context, req MoveRequest) (MoveReply, error) { return f(ctx, req) }
-
-// pickEngine plays pick's choice at once, with the given value.
-func pickEngine(pick func(pos *env.Position, ply int) string, value float64) Engine {
-	return engineFunc(func(ctx context.Context, req MoveRequest) (MoveReply, error) {
-		p, err := env.ParseFEN(req.StartFEN, req.Variant)
-		if err != nil {
-			return MoveReply{}, err
-		}
-		if _, err := p.PlayUCI(req.Moves); err != nil {
-			return MoveReply{}, err
-		}
-		return MoveReply{Move: pick(p, len(req.Moves)), Value: value, HasValue: true}, nil
-	})
+// fakes returns n fake engines that search with search.
+func fakes(n int, search searchFunc) []engine.Interface {
+	es := make([]engine.Interface, n)
+	for i := range es {
+		e := enginetest.New()
+		e.Search = search
+		es[i] = e
+	}
+	return es
 }
 
-// scriptEngine plays the bot's moves of a game given in UCI.
-func scriptEngine(t *testing.T, moves string) Engine {
+// played is a search's answer of m (UCI in pos), with a value when nodes
+// is positive.
+func played(pos *env.Position, m string, value float64, nodes int) (mcts.Result, error) {
+	mv, err := pos.ParseUCI(m)
+	if err != nil {
+		return mcts.Result{}, err
+	}
+	return mcts.Result{BestMove: mv, PV: []env.Move{mv}, RootValue: float32(value), Nodes: nodes}, nil
+}
+
+// pickEngine plays pick's choice at once, with the given value.
+func pickEngine(pick func(pos *env.Position, ply int) string, value float64) searchFunc {
+	return func(ctx context.Context, pos *env.Position, lim clock.Limits, progress mcts.Progress) (mcts.Result, error) {
+		return played(pos, pick(pos, pos.Ply()), value, 1)
+	}
+}
+
+// scriptEngine plays the bot's moves of a game given in UCI (and reports
+// no value).
+func scriptEngine(t *testing.T, moves string) searchFunc {
 	list := strings.Fields(moves)
-	return engineFunc(func(ctx context.Context, req MoveRequest) (MoveReply, error) {
-		if len(req.Moves) >= len(list) {
-			t.Errorf("the script has no move %d", len(req.Moves)+1)
-			return MoveReply{}, errors.New("script over")
+	return func(ctx context.Context, pos *env.Position, lim clock.Limits, progress mcts.Progress) (mcts.Result, error) {
+		if pos.Ply() >= len(list) {
+			t.Errorf("the script has no move %d", pos.Ply()+1)
+			return mcts.Result{}, errors.New("script over")
 		}
-		return MoveReply{Move: list[len(req.Moves)]}, nil
-	})
+		return played(pos, list[pos.Ply()], 0, 0)
+	}
 }
 
 // scriptOpponent plays the opponent's moves of the same script.
@@ -82,7 +100,7 @@ type testRig struct {
 	dir  string
 }
 
-func newRig(t *testing.T, eng Engine, cfg Config) *testRig {
+func newRig(t *testing.T, search searchFunc, cfg Config) *testRig {
 	t.Helper()
 	f := newFakeServer(t)
 	logs := &logBuffer{}
@@ -100,7 +118,7 @@ func newRig(t *testing.T, eng Engine, cfg Config) *testRig {
 	if cfg.Clock.Overhead == 0 {
 		cfg.Clock.Overhead = 50 * time.Millisecond
 	}
-	b, err := New(c, eng, cfg)
+	b, err := New(c, fakes(max(1, cfg.MaxGames), search), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -330,7 +348,7 @@ func TestBotRefusedByTheServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := New(c, pickEngine(firstLegal, 0), Config{}); err == nil {
+	if _, err := New(c, fakes(1, pickEngine(firstLegal, 0)), Config{}); err == nil {
 		t.Error("New accepted a client that advertises no variant")
 	}
 
@@ -484,16 +502,16 @@ func TestBotManagesItsClock(t *testing.T) {
 		mu      sync.Mutex
 		budgets []time.Duration
 	)
-	eng := engineFunc(func(ctx context.Context, req MoveRequest) (MoveReply, error) {
+	eng := func(ctx context.Context, pos *env.Position, lim clock.Limits, progress mcts.Progress) (mcts.Result, error) {
 		mu.Lock()
-		budgets = append(budgets, req.Budget)
+		budgets = append(budgets, lim.MoveTime)
 		mu.Unlock()
 		select { // think for the whole budget
-		case <-time.After(req.Budget):
+		case <-time.After(lim.MoveTime):
 		case <-ctx.Done():
 		}
-		return pickEngine(spreadLegal, 0.3).Move(ctx, req)
-	})
+		return pickEngine(spreadLegal, 0.3)(ctx, pos, lim, progress)
+	}
 	r := newRig(t, eng, Config{Clock: Clock{Overhead: 200 * time.Millisecond, MovesToGo: 20, MinBudget: 5 * time.Millisecond}})
 	r.run(t)
 	r.f.challenge(aliceChallenge("Clock001", "black", 3, 0), func(g *fakeGame) { g.opponent, g.maxPly = spreadLegal, 40 })
@@ -534,22 +552,22 @@ func TestBotPlaysGamesConcurrently(t *testing.T) {
 	var inFlight, overlap atomic.Int32
 	both := make(chan struct{})
 	var once sync.Once
-	eng := engineFunc(func(ctx context.Context, req MoveRequest) (MoveReply, error) {
+	eng := func(ctx context.Context, pos *env.Position, lim clock.Limits, progress mcts.Progress) (mcts.Result, error) {
 		n := inFlight.Add(1)
 		defer inFlight.Add(-1)
 		if n == 2 {
 			overlap.Store(1)
 			once.Do(func() { close(both) })
 		}
-		if len(req.Moves) == 0 { // the first move of each game waits for the other
+		if pos.Ply() == 0 { // the first move of each game waits for the other
 			select {
 			case <-both:
 			case <-time.After(3 * time.Second):
 			case <-ctx.Done():
 			}
 		}
-		return pickEngine(spreadLegal, 0.3).Move(ctx, req)
-	})
+		return pickEngine(spreadLegal, 0.3)(ctx, pos, lim, progress)
+	}
 	r := newRig(t, eng, Config{MaxGames: 2})
 	r.run(t)
 	for _, id := range []string{"Concur01", "Concur02", "Concur03"} {
@@ -579,12 +597,12 @@ func TestBotPlaysGamesConcurrently(t *testing.T) {
 func TestBotStopsOnCancel(t *testing.T) {
 	searching := make(chan struct{})
 	var stopped atomic.Bool
-	eng := engineFunc(func(ctx context.Context, req MoveRequest) (MoveReply, error) {
+	eng := func(ctx context.Context, pos *env.Position, lim clock.Limits, progress mcts.Progress) (mcts.Result, error) {
 		close(searching)
 		<-ctx.Done()
 		stopped.Store(true)
-		return MoveReply{}, ctx.Err()
-	})
+		return mcts.Result{}, ctx.Err()
+	}
 	r := newRig(t, eng, Config{})
 	stop := r.run(t)
 	r.f.challenge(aliceChallenge("Cancel01", "black", 3600, 0)) // a long budget: only ctx ends it
@@ -615,12 +633,17 @@ func TestBotStopsOnCancel(t *testing.T) {
 // game: the bot plays a legal move and logs the failure.
 func TestBotReplacesBadEngineMoves(t *testing.T) {
 	var calls atomic.Int32
-	eng := engineFunc(func(ctx context.Context, req MoveRequest) (MoveReply, error) {
+	// e1e8: a rook's move of another game, never legal in this one.
+	other, err := env.ParseFEN("7k/8/8/8/8/8/8/4R2K w - - 0 1", env.Alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := func(ctx context.Context, pos *env.Position, lim clock.Limits, progress mcts.Progress) (mcts.Result, error) {
 		if calls.Add(1)%2 == 1 {
-			return MoveReply{Move: "e1e8"}, nil
+			return played(other, "e1e8", 0, 1)
 		}
-		return MoveReply{}, fmt.Errorf("out of cheese")
-	})
+		return mcts.Result{}, fmt.Errorf("out of cheese")
+	}
 	r := newRig(t, eng, Config{})
 	r.run(t)
 	r.f.challenge(aliceChallenge("BadEng01", "black", 300, 3), func(g *fakeGame) { g.opponent, g.maxPly = spreadLegal, 8 })
@@ -667,9 +690,9 @@ func TestBotAbortsAnUnplayableGame(t *testing.T) {
 // A panic in a game ends that game only: it is logged with its stack, the
 // bot goes on, and Run returns it when it stops.
 func TestBotSurfacesAPanic(t *testing.T) {
-	eng := engineFunc(func(ctx context.Context, req MoveRequest) (MoveReply, error) {
+	eng := func(ctx context.Context, pos *env.Position, lim clock.Limits, progress mcts.Progress) (mcts.Result, error) {
 		panic("engine exploded")
-	})
+	}
 	r := newRig(t, eng, Config{MaxGames: 1})
 	stop := r.run(t)
 	r.f.challenge(aliceChallenge("Panic001", "black", 300, 3))

@@ -7,14 +7,15 @@
 // sends accepts, declines, moves and aborts. Bot runs a bot on a Client:
 //
 //	c, err := pychess.NewClient(pychess.DefaultServer, token, pychess.ClientOptions{Variants: []string{"alice"}})
-//	b, err := pychess.New(c, engine, pychess.Config{MaxGames: 2, PGNDir: "games"})
+//	b, err := pychess.New(c, []engine.Interface{e1, e2}, pychess.Config{MaxGames: 2, PGNDir: "games"})
 //	err = b.Run(ctx) // until ctx ends
 //
 // It accepts the challenges that fit its variants, time controls and free
 // game slots, plays several games at once, budgets each move from the
 // clock (Clock), applies a draw rule (DrawRule), reconnects dropped
 // streams with exponential backoff and jitter (Backoff), and writes each
-// finished game as PGN. The engine is anything with a Move method
-// (Engine). The payload shapes it reads are recorded, with the server
+// finished game as PGN. It plays with engine.Interface values (package
+// mcts/engine), one per game searched at once: each search borrows a free
+// one. The payload shapes it reads are recorded, with the server
 // code they come from, in testdata/README.md.
 package pychess

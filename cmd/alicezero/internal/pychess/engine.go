@@ -2,38 +2,51 @@ package pychess
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
+	"github.com/alicezero/alicezero/mcts"
+	"github.com/alicezero/alicezero/mcts/engine"
 )
 
-// Engine chooses the bot's moves. It is called from several games at
-// once, so it must be safe for concurrent use, and it must return soon
-// after ctx ends.
-type Engine interface {
-	Move(ctx context.Context, req MoveRequest) (MoveReply, error)
-}
-
-// MoveRequest is a position to move in: a game from its start, and the
-// time to spend.
-type MoveRequest struct {
-	// Variant is the rule set.
-	Variant env.Variant
-	// StartFEN is the game's start position in the rule book's notation.
-	StartFEN string
-	// Moves are the moves played since, in UCI.
-	Moves []string
-	// Budget is the time the search should take; ctx ends a little after
-	// it.
-	Budget time.Duration
-}
-
-// MoveReply is the engine's choice.
-type MoveReply struct {
-	// Move is in UCI.
-	Move string
-	// Value is the search's value of the position, W−L in [−1, 1] from the
-	// side to move's view, when HasValue is set.
+// choice is an engine's move: Move in UCI and, when HasValue is set, the
+// search's value of the position, W−L in [−1, 1] from the side to move's
+// view.
+type choice struct {
+	Move     string
 	Value    float64
 	HasValue bool
+}
+
+// search asks a free engine for a move in the game of variant v from
+// startFEN after moves, within budget (and Config.Visits). An engine
+// serves one search at a time: with every engine busy it waits for one,
+// or for ctx.
+func (b *Bot) search(ctx context.Context, v env.Variant, startFEN string, moves []string, budget time.Duration) (choice, error) {
+	var e engine.Interface
+	select {
+	case e = <-b.free:
+	case <-ctx.Done():
+		return choice{}, ctx.Err()
+	}
+	defer func() { b.free <- e }()
+	if o := e.Options(); o.Variant != v {
+		o.Variant = v
+		if err := e.SetOptions(o); err != nil {
+			return choice{}, err
+		}
+	}
+	if err := e.SetPosition(startFEN, moves); err != nil {
+		return choice{}, err
+	}
+	res, err := e.Go(ctx, clock.Limits{MoveTime: budget, Nodes: int64(b.cfg.Visits)}, mcts.Progress{})
+	switch {
+	case res.BestMove == env.NoMove:
+		return choice{}, errors.Join(errors.New("the engine found no move"), err)
+	case err != nil && res.Nodes == 0:
+		return choice{}, err
+	}
+	return choice{Move: res.BestMove.UCI(), Value: float64(res.RootValue), HasValue: res.Nodes > 0}, nil
 }

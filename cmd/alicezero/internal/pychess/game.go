@@ -366,7 +366,7 @@ func hasLegalMove(p *env.Position) bool {
 // choose asks the engine for a move within the clock's budget. The
 // move is always legal: an engine failure or an illegal reply is logged
 // and replaced by the first legal move. It reports false when ctx ended.
-func (g *game) choose(ctx context.Context, st *setup, pos *env.Position, moves []string, snap snapshot) (MoveReply, bool) {
+func (g *game) choose(ctx context.Context, st *setup, pos *env.Position, moves []string, snap snapshot) (choice, bool) {
 	left, inc := snap.state.Clock(st.colour)
 	clock := g.b.cfg.Clock
 	budget := clock.Budget(len(moves), left, inc, time.Since(snap.at))
@@ -374,11 +374,11 @@ func (g *game) choose(ctx context.Context, st *setup, pos *env.Position, moves [
 	// the overhead kept for the move's trip, in case it overruns.
 	tctx, cancel := context.WithTimeout(ctx, budget+clock.overhead()/2)
 	start := time.Now()
-	reply, err := g.b.engine.Move(tctx, MoveRequest{Variant: st.variant, StartFEN: st.startFEN, Moves: moves, Budget: budget})
+	reply, err := g.b.search(tctx, st.variant, st.startFEN, moves, budget)
 	cancel()
 	took := time.Since(start)
 	if ctx.Err() != nil {
-		return MoveReply{}, false
+		return choice{}, false
 	}
 	var m env.Move
 	if err == nil {
@@ -389,7 +389,7 @@ func (g *game) choose(ctx context.Context, st *setup, pos *env.Position, moves [
 		pos.LegalMoves(&ml)
 		m = ml.Moves[0] // playMoves checked that there is one
 		g.log.Error("pychess: the engine failed; playing the first legal move", "err", err, "move", m.UCI())
-		reply = MoveReply{}
+		reply = choice{}
 	}
 	reply.Move = m.UCI()
 	g.log.Debug("pychess: move", "ply", len(moves)+1, "move", reply.Move, "budget", budget, "took", took.Round(time.Millisecond), "left", left, "value", reply.Value)

@@ -71,19 +71,23 @@ func TestParseTimeControl(t *testing.T) {
 }
 
 func TestClockLimitsForTheEngine(t *testing.T) {
-	if l := (Limits{}).ClockLimits(); !l.Infinite {
-		t.Errorf("no limit: %+v, want infinite", l)
+	s := &Server{opts: Options{MaxTime: time.Minute, DefaultVisits: 400}}
+	if l := s.limits(0, 0, false); l.Infinite || l.Nodes != 400 {
+		t.Errorf("no limit: %+v, want the default visits", l)
 	}
-	if l := (Limits{Visits: 10}).ClockLimits(); l.Infinite || l.Nodes != 10 {
+	if l := s.limits(10, 0, false); l.Infinite || l.Nodes != 10 {
 		t.Errorf("visits: %+v", l)
 	}
-	got := Limits{Time: 5 * time.Second, Clock: clock.Limits{WTime: time.Minute, BTime: 2 * time.Minute, WInc: time.Second, BInc: 2 * time.Second, Nodes: 99}}.ClockLimits()
+	if l := s.limits(0, 0, true); l.Infinite || l.MoveTime != time.Minute {
+		t.Errorf("clocked: %+v, want the longest move", l)
+	}
+	got := withClocks(s.limits(0, 5000, true), clock.Limits{WTime: time.Minute, BTime: 2 * time.Minute, WInc: time.Second, BInc: 2 * time.Second, Nodes: 99})
 	want := clock.Limits{MoveTime: 5 * time.Second, WTime: time.Minute, BTime: 2 * time.Minute, WInc: time.Second, BInc: 2 * time.Second}
 	if got != want {
 		t.Errorf("clocked: %+v, want %+v", got, want)
 	}
-	// Only the clock bounds a clocked search without visits or time.
-	if l := (Limits{Clock: clock.Limits{WTime: time.Minute, BTime: time.Minute}}).ClockLimits(); l.Infinite || l.Budget(env.White) <= 0 {
+	// Nothing bounds an infinite search but its stop; clocks do.
+	if l := withClocks(clock.Limits{Infinite: true}, clock.Limits{WTime: time.Minute, BTime: time.Minute}); l.Infinite || l.Budget(env.White) <= 0 {
 		t.Errorf("clock alone: %+v", l)
 	}
 }
@@ -185,7 +189,7 @@ func TestClockEngineSearchesOnItsClock(t *testing.T) {
 	c.call("POST", "/api/search", map[string]any{"kind": "play"}, http.StatusAccepted, &sj)
 	lim := fl.waitSearches(t, 1)[0]
 	want := clock.Limits{WTime: time.Minute, BTime: 59 * time.Second, WInc: 2 * time.Second, BInc: 2 * time.Second}
-	if lim.Visits != 0 || lim.Time != time.Minute || lim.Clock != want {
+	if clocks := (clock.Limits{WTime: lim.WTime, BTime: lim.BTime, WInc: lim.WInc, BInc: lim.BInc}); lim.Nodes != 0 || lim.MoveTime != time.Minute || clocks != want {
 		t.Fatalf("the engine searched within %+v; want no visits, the server's longest move (1m) and clocks %+v", lim, want)
 	}
 	fc.advance(4 * time.Second) // the engine thinks
@@ -200,7 +204,7 @@ func TestClockEngineSearchesOnItsClock(t *testing.T) {
 	callGame(c, "POST", "/api/game/move", map[string]any{"move": "d4"})
 	c.call("POST", "/api/search", map[string]any{"kind": "play", "visits": 50}, http.StatusAccepted, &sj)
 	lim = fl.waitSearches(t, 2)[1]
-	if lim.Visits != 50 || lim.Clock.WTime != time.Minute+2*time.Second || lim.Clock.BTime != 57*time.Second {
+	if lim.Nodes != 50 || lim.WTime != time.Minute+2*time.Second || lim.BTime != 57*time.Second {
 		t.Fatalf("second search within %+v", lim)
 	}
 	doneOf(t, c.events(sj.ID))
@@ -208,7 +212,7 @@ func TestClockEngineSearchesOnItsClock(t *testing.T) {
 	// An analysis, even of a timed game, has no clock.
 	c.call("POST", "/api/search", map[string]any{"visits": 10}, http.StatusAccepted, &sj)
 	doneOf(t, c.events(sj.ID))
-	if lim := fl.limits()[2]; lim.Clock != (clock.Limits{}) || lim.Visits != 10 {
+	if lim := fl.limits()[2]; lim != (clock.Limits{Nodes: 10}) {
 		t.Errorf("analysis within %+v", lim)
 	}
 }

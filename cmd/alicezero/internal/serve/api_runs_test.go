@@ -116,8 +116,8 @@ func TestRuns(t *testing.T) {
 	if len(ck.Checkpoints) != 4 || ck.Checkpoints[0].Iteration != 4 || ck.Checkpoints[0].Weights != "run:small-1/iter-000004.azck" {
 		t.Fatalf("checkpoints %+v", ck.Checkpoints)
 	}
-	if !strings.Contains(string(ck.Checkpoints[0].Eval), `"elo"`) || ck.Checkpoints[1].Eval != nil {
-		t.Errorf("evaluations: %s / %s", ck.Checkpoints[0].Eval, ck.Checkpoints[1].Eval)
+	if e := ck.Checkpoints[0].Eval; e == nil || e.Elo != -220 || e.VsRandom == nil || e.VsRandom.Opponent != "random" || ck.Checkpoints[1].Eval != nil {
+		t.Errorf("evaluations: %+v / %+v", ck.Checkpoints[0].Eval, ck.Checkpoints[1].Eval)
 	}
 
 	// A checkpoint of a run is an engine choice; the loader gets its path.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/mcts"
 )
 
 // variantPosition asks /api/position for a position of a variant.
@@ -168,7 +169,7 @@ func TestVariantInfoBoards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	js := describeInfo(p, Info{BestMove: m, PV: []env.Move{m}, Top: []MoveStat{{Move: m, Visits: 3}}})
+	js := describeInfo(p, mcts.Info{PV: []env.Move{m}, Children: []mcts.ChildStat{{Move: m, Visits: 3}}})
 	if js.Best == nil || js.Best.UCI != "e2e4/c" || len(js.PV) != 1 || js.PV[0].UCI != "e2e4/c" {
 		t.Errorf("best %+v, pv %+v", js.Best, js.PV)
 	}

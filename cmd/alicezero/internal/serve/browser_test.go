@@ -301,7 +301,7 @@ func TestBrowserClock(t *testing.T) {
 	if g.Clock.Running != "white" || g.Clock.BlackMS <= 3000 || g.Clock.BlackMS > 4000 || g.Clock.WhiteMS > 3000 {
 		t.Errorf("after the engine's reply: %+v", g.Clock)
 	}
-	if lims := fl.limits(); len(lims) != 1 || lims[0].Visits != 0 || lims[0].Clock.BTime <= 0 || lims[0].Clock.BInc != time.Second {
+	if lims := fl.limits(); len(lims) != 1 || lims[0].Nodes != 0 || lims[0].BTime <= 0 || lims[0].BInc != time.Second {
 		t.Errorf("the engine searched within %+v; want its clock alone", lims)
 	}
 	// White's clock counts down visibly, red with so little time, until

@@ -4,19 +4,22 @@
 // its boards at once, analyse positions, review games and watch training
 // runs.
 //
-// The server knows the engine only through the Engine interface and a
-// Loader that turns a weights choice into an Engine; cmd/alicezero wires
-// the real search in. Each visitor gets a session (a cookie) with their
+// The server knows the engine only as an engine.Interface (package
+// mcts/engine), from a Loader that turns a weights choice into one;
+// cmd/alicezero wires the real engine in, the tests enginetest's fake. A
+// search sets the engine's game, runs Go with clock.Limits and reports
+// its mcts.Info as JSON. Each visitor gets a session (a cookie) with their
 // own game; searches wait in a bounded queue served by a fixed number of
 // workers, and report their progress as server-sent events. A game may
 // be timed: the server alone keeps its clocks (gameclock.go) and hands
 // them to the engine's time manager (internal/clock). Training runs are
-// read from a runs folder (see runs.go for the layout).
+// read from a runs folder (see runs.go for the layout). The server logs
+// through log/slog (Options.Logger), as the pychess bot does.
 //
 // Typical use:
 //
 //	srv, err := serve.New(serve.Options{Load: loader, RunsDir: "checkpoints"})
-//	err = srv.ListenAndServe(ctx, "127.0.0.1:8080", os.Stderr)
+//	err = srv.ListenAndServe(ctx, "127.0.0.1:8080", false, os.Stdout) // prints the address
 //
 // docs/API.md documents the API.
 package serve

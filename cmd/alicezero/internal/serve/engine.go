@@ -2,95 +2,98 @@ package serve
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
+	"github.com/alicezero/alicezero/mcts"
+	"github.com/alicezero/alicezero/mcts/engine"
 )
-
-// Engine searches positions for the server. The server hands an engine to
-// one search at a time, so implementations need not be safe for
-// concurrent use.
-type Engine interface {
-	// Search searches pos (whose move history counts for repetitions)
-	// within lim. report, when not nil, receives progress while the search
-	// runs, never concurrently with itself; the returned Info is the final
-	// one. Cancelling ctx stops the search early: it then returns the best
-	// found so far. A position without legal moves is an error.
-	Search(ctx context.Context, pos *env.Position, lim Limits, report func(Info)) (Info, error)
-	// Describe says what evaluates positions, for the page ("network
-	// iter-000012 (small)", "plain search, material evaluation").
-	Describe() string
-	// Close releases the engine's resources.
-	Close() error
-}
 
 // Loader builds an engine for positions of variant v. weights is a
 // checkpoint file or a run folder, PlainWeights for the plain search
 // without a network, or "" for the loader's default engine (the built-in
 // network where it plays v). A network built for another variant than v
-// is no error: the engine is then the plain search, and its Describe says
-// so.
-type Loader func(ctx context.Context, weights string, v env.Variant) (Engine, error)
+// is no error: the engine is then the plain search, and its Network says
+// so. The server hands an engine to one search at a time, and closes it
+// when it has too many loaded.
+type Loader func(ctx context.Context, weights string, v env.Variant) (engine.Interface, error)
 
 // PlainWeights names the plain search (a material evaluation, no network)
 // to a Loader, as --weights none does on the command line.
 const PlainWeights = "none"
 
-// Limits bound one search; at least one of Visits, Time and the side to
-// move's clock is set. A search stops at the first limit reached.
-type Limits struct {
-	Visits int           // playouts; 0: no bound
-	Time   time.Duration // wall time (with a clock: the most); 0: no bound
-	// Clock, in a timed game, holds the clocks: WTime and BTime the time
-	// left, WInc and BInc the increments. The engine's time manager
-	// (clock.Limits.Budget) then decides how long to think; its other
-	// fields are not read (see ClockLimits).
-	Clock clock.Limits
+// reportInterval is how often a running search reports to the page.
+const reportInterval = 250 * time.Millisecond
+
+// searchOn searches pos (whose move history counts for repetitions) on
+// eng within lim. report, when not nil, receives the progress reports
+// while the search runs (the final one is the Info returned, Final set,
+// its PV starting with the move to play). Cancelling ctx stops the search
+// early: it then returns the best found so far. A position without legal
+// moves is an error; so is a search that found nothing, the Info then
+// holding at most the engine's makeshift move.
+func searchOn(ctx context.Context, eng engine.Interface, pos *env.Position, lim clock.Limits, report func(mcts.Info)) (mcts.Info, error) {
+	if v := eng.Options().Variant; v != pos.Variant() {
+		return mcts.Info{}, fmt.Errorf("a position of variant %s for an engine of %s", pos.Variant().Name, v.Name)
+	}
+	if err := setGame(eng, pos); err != nil {
+		return mcts.Info{}, err
+	}
+	start := time.Now()
+	progress := mcts.Progress{Interval: reportInterval}
+	if report != nil {
+		progress.Report = func(in mcts.Info) {
+			if !in.Final {
+				report(in)
+			}
+		}
+	}
+	res, err := eng.Go(ctx, lim, progress)
+	in := mcts.Info{Final: true, PV: res.PV}
+	if len(in.PV) == 0 && res.BestMove != env.NoMove {
+		in.PV = []env.Move{res.BestMove}
+	}
+	if err != nil && (res.Nodes == 0 || errors.Is(err, engine.ErrNoLegalMove)) {
+		return in, err
+	}
+	// A result with nodes is the search's, whatever err says (at most a
+	// network that failed to load, the plain search playing instead).
+	in.Nodes, in.Elapsed, in.Depth, in.SelDepth = res.Nodes, time.Since(start), res.Depth, res.SelDepth
+	in.Value, in.WDL, in.MateIn, in.Children = res.RootValue, res.RootWDL, res.MateIn, res.Children
+	return in, nil
 }
 
-// ClockLimits is l as the engine takes it, in the project's one
-// description of a search's limits: Visits as Nodes, Time as MoveTime,
-// the clocks and increments of Clock, and Infinite when nothing bounds
-// the search (it then runs until it is stopped).
-func (l Limits) ClockLimits() clock.Limits {
-	c := clock.Limits{Nodes: int64(l.Visits), MoveTime: l.Time,
-		WTime: l.Clock.WTime, BTime: l.Clock.BTime, WInc: l.Clock.WInc, BInc: l.Clock.BInc,
-		MovesToGo: l.Clock.MovesToGo, Overhead: l.Clock.Overhead}
-	c.Infinite = c.Nodes == 0 && c.MoveTime == 0 && c.WTime <= 0 && c.BTime <= 0
-	return c
+// setGame sets eng's game to pos: its set-up position, then its history.
+func setGame(eng engine.Interface, pos *env.Position) error {
+	g := engine.GameOf(pos)
+	if err := eng.SetPosition(g.StartFEN, nil); err != nil {
+		return err
+	}
+	for _, m := range g.Moves {
+		if err := eng.Play(m); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-// Info is a search's progress: its evaluation from the side to move's
-// view, principal variation and most visited root moves.
-type Info struct {
-	Nodes    int
-	Elapsed  time.Duration
-	Depth    int
-	SelDepth int
-	// WDL is the root's win/draw/loss probability for the side to move.
-	WDL [3]float64
-	// MateIn is N > 0 when the side to move mates in N moves, -N when it
-	// is mated in N, else 0.
-	MateIn int
-	// BestMove is the move the engine would play now; PV starts with it.
-	BestMove env.Move
-	PV       []env.Move
-	// Top lists root moves, most visited first.
-	Top []MoveStat
-	// Final marks the last report of a search.
-	Final bool
+// bestMove is the move a search's Info would play: its PV's first.
+func bestMove(in mcts.Info) env.Move {
+	if len(in.PV) == 0 {
+		return env.NoMove
+	}
+	return in.PV[0]
 }
 
-// MoveStat is one root move's share of the search.
-type MoveStat struct {
-	Move   env.Move
-	Visits int
-	// Q is the mean value (win minus loss) after the move, from the root
-	// side's view.
-	Q float64
-	// Prior is the network's prior for the move.
-	Prior float64
-	// MateIn is as Info.MateIn, from the root side's view.
-	MateIn int
+// withClocks is lim bounded by a timed game's clocks besides: the
+// engine's time manager (clock.Limits.Budget) then decides how long to
+// think within them.
+func withClocks(lim, clocks clock.Limits) clock.Limits {
+	lim.WTime, lim.BTime, lim.WInc, lim.BInc = clocks.WTime, clocks.BTime, clocks.WInc, clocks.BInc
+	lim.MovesToGo, lim.Overhead = clocks.MovesToGo, clocks.Overhead
+	lim.Infinite = lim.Infinite && lim.WTime <= 0 && lim.BTime <= 0
+	return lim
 }

@@ -1,13 +1,14 @@
 package serve
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/alicezero/alicezero/internal/runs"
 )
 
 func (s *Server) handleRuns(w http.ResponseWriter, r *http.Request, se *session) error {
@@ -127,8 +128,8 @@ func (s *Server) handleRunGame(w http.ResponseWriter, r *http.Request, se *sessi
 // object of its iteration's metrics line) and the weights id to play it.
 type checkpointJSON struct {
 	runFile
-	Weights string          `json:"weights"`
-	Eval    json.RawMessage `json:"eval,omitempty"`
+	Weights string            `json:"weights"`
+	Eval    *runs.EvalMetrics `json:"eval,omitempty"`
 }
 
 func (s *Server) handleCheckpoints(w http.ResponseWriter, r *http.Request, se *session) error {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 )
 
 type searchRequest struct {
@@ -170,15 +171,17 @@ func (s *Server) checkLimits(visits, movetimeMS int) error {
 // limits turns checked limits into a search's. A clocked search (a play
 // search in a timed game) gets its clocks when it starts; the server's
 // longest search time still bounds each move, and the visits or time the
-// request set bound it further.
-func (s *Server) limits(visits, movetimeMS int, clocked bool) Limits {
-	lim := Limits{Visits: visits, Time: time.Duration(movetimeMS) * time.Millisecond}
+// request set bound it further. A search nothing bounds is Infinite: it
+// runs until it is stopped.
+func (s *Server) limits(visits, movetimeMS int, clocked bool) clock.Limits {
+	lim := clock.Limits{Nodes: int64(visits), MoveTime: time.Duration(movetimeMS) * time.Millisecond}
 	switch {
-	case clocked && lim.Time == 0:
-		lim.Time = s.opts.MaxTime
-	case lim.Visits == 0 && lim.Time == 0:
-		lim.Visits = s.opts.DefaultVisits
+	case clocked && lim.MoveTime == 0:
+		lim.MoveTime = s.opts.MaxTime
+	case lim.Nodes == 0 && lim.MoveTime == 0:
+		lim.Nodes = int64(s.opts.DefaultVisits)
 	}
+	lim.Infinite = lim.Nodes == 0 && lim.MoveTime == 0
 	return lim
 }
 

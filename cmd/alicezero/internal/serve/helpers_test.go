@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,57 +13,39 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/alicezero/alicezero/cmd/alicezero/internal/enginetest"
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
+	"github.com/alicezero/alicezero/mcts"
+	"github.com/alicezero/alicezero/mcts/engine"
 )
 
-// fakeEngine plays a fixed rule so that tests can predict it: the capture
-// of the most valuable piece, else the first legal move in UCI order. It
-// reports steps times, pausing delay before each report, and honours ctx.
-type fakeEngine struct {
-	weights string
-	// variant is what it was loaded for: like the real engine, it refuses
-	// positions of another.
-	variant env.Variant
-	steps   int
-	delay   time.Duration
-	closed  *atomic.Int32
+// fakeSearch is the fake engine's search (enginetest's, scripted): it
+// plays a fixed rule so that tests can predict it, the capture of the
+// most valuable piece, else the first legal move in UCI order. It reports
+// steps times, pausing delay before each report, and honours ctx.
+type fakeSearch struct {
+	steps int
+	delay time.Duration
 	// gate, when not nil, holds every search until it is closed (or the
 	// search is stopped).
 	gate chan struct{}
 	// searched, when not nil, records each search's limits as it starts.
-	searched func(Limits)
-}
-
-func (f *fakeEngine) Describe() string {
-	return "fake engine (" + f.weights + ", " + f.variant.Name + ")"
-}
-
-func (f *fakeEngine) Close() error {
-	if f.closed != nil {
-		f.closed.Add(1)
-	}
-	return nil
+	searched func(clock.Limits)
 }
 
 // panicFEN is a position the fake engine panics on.
 const panicFEN = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
 
-func (f *fakeEngine) Search(ctx context.Context, pos *env.Position, lim Limits, report func(Info)) (Info, error) {
-	if pos.Variant() != f.variant {
-		return Info{}, fmt.Errorf("fake: position of variant %s, engine plays %s", pos.Variant().Name, f.variant.Name)
-	}
+func (f *fakeSearch) search(ctx context.Context, pos *env.Position, lim clock.Limits, progress mcts.Progress) (mcts.Result, error) {
 	if pos.FEN() == panicFEN {
 		panic("fake engine: the panic position")
 	}
 	var ml env.MoveList
 	pos.LegalMoves(&ml)
-	if ml.N == 0 {
-		return Info{}, errors.New("fake: no legal move")
-	}
 	moves := append([]env.Move(nil), ml.Slice()...)
 	value := func(m env.Move) int {
 		pc, _ := pos.PieceAt(m.To())
@@ -80,9 +61,9 @@ func (f *fakeEngine) Search(ctx context.Context, pos *env.Position, lim Limits, 
 		}
 		return moves[i].UCI() < moves[j].UCI()
 	})
-	in := Info{WDL: [3]float64{0.5, 0.3, 0.2}, BestMove: moves[0], PV: []env.Move{moves[0]}}
+	res := mcts.Result{RootWDL: [3]float32{0.5, 0.3, 0.2}, BestMove: moves[0], PV: []env.Move{moves[0]}}
 	for i, m := range moves[:min(3, len(moves))] {
-		in.Top = append(in.Top, MoveStat{Move: m, Visits: 30 - 10*i, Q: 0.1, Prior: 0.2})
+		res.Children = append(res.Children, mcts.ChildStat{Move: m, Visits: 30 - 10*i, Q: 0.1, Prior: 0.2})
 	}
 	if f.searched != nil {
 		f.searched(lim)
@@ -95,8 +76,8 @@ func (f *fakeEngine) Search(ctx context.Context, pos *env.Position, lim Limits, 
 		}
 	}
 	steps := max(1, f.steps)
-	if lim.Visits > 0 {
-		steps = min(steps, max(1, lim.Visits/10)) // a report per ten visits
+	if lim.Nodes > 0 {
+		steps = min(steps, max(1, int(lim.Nodes)/10)) // a report per ten visits
 	}
 	for i := 1; i <= steps; i++ {
 		if ctx.Err() != nil {
@@ -108,52 +89,57 @@ func (f *fakeEngine) Search(ctx context.Context, pos *env.Position, lim Limits, 
 			case <-ctx.Done():
 			}
 		}
-		in.Nodes, in.Elapsed = 10*i, time.Since(start)
-		if report != nil && i < steps {
-			report(in)
+		res.Nodes = 10 * i
+		if progress.Report != nil && i < steps {
+			progress.Report(mcts.Info{Nodes: res.Nodes, Elapsed: time.Since(start), WDL: res.RootWDL, PV: res.PV, Children: res.Children})
 		}
 	}
-	in.Final = true
-	return in, nil
+	return res, nil
 }
 
-// fakeLoader builds fake engines and records the weights asked for.
+// fakeLoader builds fake engines (enginetest's, searching as fakeSearch)
+// and records the weights asked for.
 type fakeLoader struct {
 	mu     sync.Mutex
 	loaded []string
-	closed atomic.Int32
 	steps  int
 	delay  time.Duration
 	gate   chan struct{}
-	lims   []Limits // of each search, as it started
+	lims   []clock.Limits // of each search, as it started
 }
 
-func (l *fakeLoader) load(ctx context.Context, weights string, v env.Variant) (Engine, error) {
+func (l *fakeLoader) load(ctx context.Context, weights string, v env.Variant) (engine.Interface, error) {
 	if strings.Contains(weights, "broken") {
 		return nil, fmt.Errorf("weights %s: truncated checkpoint", weights)
 	}
 	l.mu.Lock()
 	l.loaded = append(l.loaded, weights)
 	l.mu.Unlock()
-	return &fakeEngine{weights: weights, variant: v, steps: l.steps, delay: l.delay, closed: &l.closed, gate: l.gate, searched: l.searched}, nil
+	e := enginetest.New()
+	if err := e.SetOptions(engine.Options{Variant: v}); err != nil {
+		return nil, err
+	}
+	e.Description = "fake engine (" + weights + ", " + v.Name + ")"
+	e.Search = (&fakeSearch{steps: l.steps, delay: l.delay, gate: l.gate, searched: l.searched}).search
+	return e, nil
 }
 
-func (l *fakeLoader) searched(lim Limits) {
+func (l *fakeLoader) searched(lim clock.Limits) {
 	l.mu.Lock()
 	l.lims = append(l.lims, lim)
 	l.mu.Unlock()
 }
 
 // limits returns the limits of the searches started so far.
-func (l *fakeLoader) limits() []Limits {
+func (l *fakeLoader) limits() []clock.Limits {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return append([]Limits(nil), l.lims...)
+	return append([]clock.Limits(nil), l.lims...)
 }
 
 // waitSearches waits (briefly: the worker picks a search up at once) until
 // n searches have started, and returns their limits.
-func (l *fakeLoader) waitSearches(t *testing.T, n int) []Limits {
+func (l *fakeLoader) waitSearches(t *testing.T, n int) []clock.Limits {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/mcts"
 )
 
 // lineMoveJSON is a move of a line: UCI and SAN.
@@ -50,8 +51,10 @@ type infoJSON struct {
 // maxTopMoves bounds the root moves a report lists.
 const maxTopMoves = 12
 
-// describeInfo writes a report of a search of p (p is unchanged).
-func describeInfo(p *env.Position, in Info) *infoJSON {
+// describeInfo writes a report of a search of p (p is unchanged): its
+// best move is its PV's first, its top moves the root's moves (Children)
+// most visited first.
+func describeInfo(p *env.Position, in mcts.Info) *infoJSON {
 	js := &infoJSON{
 		Nodes:     in.Nodes,
 		ElapsedMS: in.Elapsed.Milliseconds(),
@@ -67,7 +70,8 @@ func describeInfo(p *env.Position, in Info) *infoJSON {
 		js.NPS = int(float64(in.Nodes) / s)
 	}
 	sum := 0.0
-	for i, x := range in.WDL {
+	for i, w := range in.WDL {
+		x := float64(w)
 		if !finite(x) || x < 0 {
 			x = 0
 		}
@@ -88,11 +92,11 @@ func describeInfo(p *env.Position, in Info) *infoJSON {
 	}
 	var ml env.MoveList
 	p.LegalMoves(&ml)
-	if in.BestMove != env.NoMove && ml.Contains(in.BestMove) {
-		js.Best = &lineMoveJSON{UCI: p.UCI(in.BestMove), SAN: p.SAN(in.BestMove)}
+	if best := bestMove(in); best != env.NoMove && ml.Contains(best) {
+		js.Best = &lineMoveJSON{UCI: p.UCI(best), SAN: p.SAN(best)}
 	}
 	js.PV = append(js.PV, lineMoves(p, in.PV)...)
-	top := append([]MoveStat(nil), in.Top...)
+	top := append([]mcts.ChildStat(nil), in.Children...)
 	sort.SliceStable(top, func(i, j int) bool { return top[i].Visits > top[j].Visits })
 	total := 0
 	for _, t := range top {
@@ -110,7 +114,7 @@ func describeInfo(p *env.Position, in Info) *infoJSON {
 		}
 		_, to := p.MoveBoards(t.Move)
 		tj := topMoveJSON{UCI: p.UCI(t.Move), SAN: p.SAN(t.Move), ToBoard: to.String(), Visits: t.Visits,
-			Q: round4(clean(t.Q)), Prior: round4(clean(t.Prior)), MateIn: t.MateIn}
+			Q: round4(clean(float64(t.Q))), Prior: round4(clean(float64(t.Prior))), MateIn: t.MateIn}
 		if total > 0 {
 			tj.Share = round4(float64(max(0, t.Visits)) / float64(total))
 		}

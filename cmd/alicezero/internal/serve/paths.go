@@ -78,6 +78,6 @@ func (s *Server) publicError(r *http.Request, err error) error {
 	if errors.As(err, &ae) || errors.As(err, &mbe) {
 		return err
 	}
-	s.log.Printf("%s %s: %v", r.Method, r.URL.Path, err)
+	s.log.Error("serve: request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	return errors.New(s.publicPaths(err.Error()))
 }

@@ -95,7 +95,7 @@ func (s *Server) guard(h http.Handler) http.Handler {
 		var pc panics.Catcher
 		pc.Try(func() { s.guarded(h, w, r) })
 		if rec := pc.Recovered(); rec != nil {
-			s.log.Printf("%s %s: %v\n%s", r.Method, r.URL.Path, rec.Value, rec.Stack)
+			s.log.Error("serve: panic in a request", "method", r.Method, "path", r.URL.Path, "panic", rec.Value, "stack", string(rec.Stack))
 			writeError(w, fmt.Errorf("internal error: %v", rec.Value))
 		}
 	})

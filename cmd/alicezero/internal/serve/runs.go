@@ -147,11 +147,9 @@ func lastIteration(path string, size int64) int {
 	}
 	lines := bytes.Split(bytes.TrimSpace(b), []byte{'\n'})
 	for i := len(lines) - 1; i >= 0; i-- {
-		var m struct {
-			Iteration *int `json:"iteration"`
-		}
-		if json.Unmarshal(lines[i], &m) == nil && m.Iteration != nil {
-			return *m.Iteration
+		var m runs.Metrics
+		if json.Unmarshal(lines[i], &m) == nil {
+			return m.Iteration
 		}
 	}
 	return 0
@@ -213,7 +211,9 @@ const maxMetricsBytes = 64 << 20
 // it flattened to a dotted key ("eval.vs_random.score"; array elements
 // get their index, "eval.vs_random.ci95.0"), plus "time" when the line
 // has it. Lines that do not parse (a line cut short while the run writes
-// it) are counted, not fatal.
+// it) are counted, not fatal. The rows are read as JSON, not as
+// runs.Metrics, on purpose: the page plots every number, a key of a newer
+// trainer (or one an older trainer wrote) included.
 func metricsRows(path string) (rows []map[string]any, skipped int, err error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -282,8 +282,8 @@ func joinKey(prefix, k string) string {
 // evalByIteration reads the "eval" object of each metrics line that has
 // one, by iteration: the evaluation results of that iteration's
 // checkpoint.
-func evalByIteration(path string) map[int]json.RawMessage {
-	out := map[int]json.RawMessage{}
+func evalByIteration(path string) map[int]*runs.EvalMetrics {
+	out := map[int]*runs.EvalMetrics{}
 	f, err := os.Open(path)
 	if err != nil {
 		return out
@@ -292,12 +292,9 @@ func evalByIteration(path string) map[int]json.RawMessage {
 	sc := bufio.NewScanner(io.LimitReader(f, maxMetricsBytes))
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	for sc.Scan() {
-		var m struct {
-			Iteration *int            `json:"iteration"`
-			Eval      json.RawMessage `json:"eval"`
-		}
-		if json.Unmarshal(sc.Bytes(), &m) == nil && m.Iteration != nil && len(m.Eval) > 0 && string(m.Eval) != "null" {
-			out[*m.Iteration] = m.Eval
+		var m runs.Metrics
+		if json.Unmarshal(sc.Bytes(), &m) == nil && m.Eval != nil {
+			out[m.Iteration] = m.Eval
 		}
 	}
 	return out

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 )
 
 // searchKind is what a search is for.
@@ -38,7 +39,7 @@ type search struct {
 	kind    searchKind
 	root    *env.Position // kindReview: the line's set-up position
 	line    []env.Move    // kindReview: the moves to evaluate after root
-	lim     Limits
+	lim     clock.Limits
 	weights weightsChoice
 	// version is the session game's version when a kindPlay search began;
 	// clocked is set when that game is timed: the engine then moves by

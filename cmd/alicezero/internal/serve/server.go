@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log"
+	"log/slog"
 	"net"
 	"net/http"
 	"runtime"
@@ -54,8 +54,9 @@ type Options struct {
 	MaxBody int64
 	// MaxStreams bounds the event streams open at once (default 64).
 	MaxStreams int
-	// Log receives one line per notable event (default: discarded).
-	Log io.Writer
+	// Logger receives the server's log: failed searches and requests,
+	// panics (nil discards it).
+	Logger *slog.Logger
 	// Now is the time that times games and sessions (default time.Now);
 	// tests set a fake one to move the clocks at will.
 	Now func() time.Time
@@ -83,8 +84,8 @@ func (o Options) withDefaults() Options {
 	if o.MaxBody == 0 {
 		o.MaxBody = 2 << 20
 	}
-	if o.Log == nil {
-		o.Log = io.Discard
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -111,7 +112,7 @@ func (o Options) validate() error {
 // call ListenAndServe), and Close it when done.
 type Server struct {
 	opts     Options
-	log      *log.Logger
+	log      *slog.Logger
 	runs     runsFolder
 	sessions *sessionStore
 	engines  *enginePool
@@ -137,7 +138,7 @@ func New(opts Options) (*Server, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
 		opts:     opts,
-		log:      log.New(opts.Log, "serve: ", log.LstdFlags),
+		log:      opts.Logger,
 		runs:     runsFolder{dir: opts.RunsDir},
 		sessions: newSessionStore(opts.MaxSessions, opts.SessionTTL, opts.Now),
 		engines:  &enginePool{load: opts.Load, maxIdle: opts.MaxIdleEngines},
@@ -238,7 +239,7 @@ func (s *Server) httpServer() *http.Server {
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          s.log,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
 }
 

@@ -11,6 +11,8 @@ import (
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
+	"github.com/alicezero/alicezero/mcts"
+	"github.com/alicezero/alicezero/mcts/engine"
 )
 
 // enqueue puts sr in the search queue, or refuses it when the queue is
@@ -57,7 +59,7 @@ func (s *Server) runCaught(sr *search) {
 	var pc panics.Catcher
 	pc.Try(func() { s.run(sr) })
 	if r := pc.Recovered(); r != nil {
-		s.log.Printf("search %s: %v\n%s", sr.id, r.Value, r.Stack)
+		s.log.Error("serve: panic in a search", "search", sr.id, "panic", r.Value, "stack", string(r.Stack))
 		sr.finish(stateFailed, doneJSON{Error: fmt.Sprintf("internal error in the engine: %v", r.Value)})
 	}
 }
@@ -93,12 +95,12 @@ func (s *Server) run(sr *search) {
 	key := engineKey{weights: sr.weights.Path, variant: sr.root.Variant()}
 	eng, err := s.engines.take(sr.ctx, key)
 	if err != nil {
-		s.log.Printf("search %s: loading the engine (%s, %s): %v", sr.id, sr.weights.ID, key.variant.Name, err)
+		s.log.Error("serve: loading the engine failed", "search", sr.id, "weights", sr.weights.ID, "variant", key.variant.Name, "err", err)
 		sr.finish(stateFailed, doneJSON{Error: s.publicPaths(fmt.Sprintf("loading the engine (%s): %v", sr.weights.ID, err))})
 		return
 	}
 	defer s.engines.give(key, eng)
-	sr.publish("engine", map[string]string{"weights": sr.weights.ID, "engine": s.publicPaths(eng.Describe())})
+	sr.publish("engine", map[string]string{"weights": sr.weights.ID, "engine": s.publicPaths(eng.Network())})
 	if sr.kind == kindReview {
 		s.review(sr, eng)
 		return
@@ -112,7 +114,7 @@ func (s *Server) run(sr *search) {
 			sr.finish(stateDone, *d)
 			return
 		}
-		lim.Clock = clocks
+		lim = withClocks(lim, clocks)
 		// A backstop, should the time manager misjudge: the search stops
 		// just before the engine's flag would fall, and the move found so
 		// far is played in time.
@@ -122,32 +124,33 @@ func (s *Server) run(sr *search) {
 	}
 	pos := sr.root.Clone()
 	scratch := pos.Clone() // for writing reports; the engine has pos
-	report := func(in Info) {
+	report := func(in mcts.Info) {
 		js := describeInfo(scratch, in)
 		sr.setLast(js)
 		sr.publish("info", js)
 	}
-	in, err := eng.Search(ctx, pos, lim, report)
+	in, err := searchOn(ctx, eng, pos, lim, report)
+	best := bestMove(in)
 	var ml env.MoveList
 	scratch.LegalMoves(&ml)
-	if err != nil && !ml.Contains(in.BestMove) {
+	if err != nil && !ml.Contains(best) {
 		if sr.ctx.Err() != nil {
 			sr.finish(stateStopped, doneJSON{Error: "stopped before the engine found a move"})
 			return
 		}
-		s.log.Printf("search %s (%s, %s): %v", sr.id, sr.weights.ID, sr.root.Variant().Name, err)
+		s.log.Error("serve: search failed", "search", sr.id, "weights", sr.weights.ID, "variant", sr.root.Variant().Name, "err", err)
 		sr.finish(stateFailed, doneJSON{Error: s.publicPaths(fmt.Sprintf("search: %v", err))})
 		return
 	}
-	if !ml.Contains(in.BestMove) {
-		sr.finish(stateFailed, doneJSON{Error: fmt.Sprintf("the engine answered %v, not a legal move", in.BestMove)})
+	if !ml.Contains(best) {
+		sr.finish(stateFailed, doneJSON{Error: fmt.Sprintf("the engine answered %v, not a legal move", best)})
 		return
 	}
 	in.Final = true
 	d := doneJSON{Info: describeInfo(scratch, in)}
 	sr.setLast(d.Info)
 	if sr.kind == kindPlay {
-		s.playFound(sr, in.BestMove, &d)
+		s.playFound(sr, best, &d)
 	}
 	state := stateDone
 	if sr.ctx.Err() != nil {
@@ -216,7 +219,7 @@ type plyJSON struct {
 }
 
 // review evaluates each position of the line in turn.
-func (s *Server) review(sr *search, eng Engine) {
+func (s *Server) review(sr *search, eng engine.Interface) {
 	p := sr.root.Clone()
 	for i := 0; i <= len(sr.line); i++ {
 		if sr.ctx.Err() != nil {
@@ -243,7 +246,7 @@ func (s *Server) review(sr *search, eng Engine) {
 
 // evaluatePly evaluates one position: by the rules when the game is over
 // there, else by a search.
-func evaluatePly(ctx context.Context, eng Engine, p *env.Position, lim Limits) (plyJSON, error) {
+func evaluatePly(ctx context.Context, eng engine.Interface, p *env.Position, lim clock.Limits) (plyJSON, error) {
 	st := p.Status()
 	pj := plyJSON{Status: st.String()}
 	white := func(wdl [3]float64) {
@@ -264,7 +267,7 @@ func evaluatePly(ctx context.Context, eng Engine, p *env.Position, lim Limits) (
 		}
 		return pj, nil
 	}
-	in, err := eng.Search(ctx, p.Clone(), lim, nil)
+	in, err := searchOn(ctx, eng, p.Clone(), lim, nil)
 	if err != nil && in.Nodes == 0 {
 		return pj, err
 	}
@@ -293,11 +296,11 @@ type engineKey struct {
 
 type pooledEngine struct {
 	key engineKey
-	eng Engine
+	eng engine.Interface
 }
 
 // take returns an idle engine for key, or loads one.
-func (p *enginePool) take(ctx context.Context, key engineKey) (Engine, error) {
+func (p *enginePool) take(ctx context.Context, key engineKey) (engine.Interface, error) {
 	p.mu.Lock()
 	for i := len(p.idle) - 1; i >= 0; i-- {
 		if p.idle[i].key == key {
@@ -320,10 +323,10 @@ func (p *enginePool) take(ctx context.Context, key engineKey) (Engine, error) {
 
 // give returns an engine after a search, closing the least recently used
 // idle engine when there are too many.
-func (p *enginePool) give(key engineKey, e Engine) {
+func (p *enginePool) give(key engineKey, e engine.Interface) {
 	p.mu.Lock()
 	p.idle = append(p.idle, pooledEngine{key: key, eng: e})
-	var evict []Engine
+	var evict []engine.Interface
 	for len(p.idle) > p.maxIdle {
 		evict = append(evict, p.idle[0].eng)
 		p.idle = p.idle[1:]

@@ -3,8 +3,8 @@
 // a goroutine of its own (so that stop, isready and quit are answered while
 // it thinks) and writes info and bestmove lines.
 //
-// The loop drives anything with the Engine interface: package engine's
-// Engine in the alicezero binary, a fake in this package's tests.
+// The loop drives an engine.Interface: package engine's Engine in the
+// alicezero binary, enginetest's fake in this package's tests.
 //
 //	e, err := engine.New(engine.Options{Weights: "checkpoints/run1"})
 //	...
@@ -44,7 +44,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/sourcegraph/conc/panics"
@@ -57,26 +56,6 @@ import (
 	"github.com/alicezero/alicezero/mcts/engine"
 )
 
-// Engine is what the loop drives. Its methods are called from one
-// goroutine at a time: Go runs on the search goroutine while the loop
-// leaves the engine alone.
-type Engine interface {
-	Options() engine.Options
-	SetOptions(engine.Options) error
-	// Ready loads what the options name; an error says what failed (the
-	// engine stays usable).
-	Ready() error
-	NewGame()
-	SetPosition(fen string, moves []string) error
-	Position() *env.Position
-	// Network describes what evaluates positions.
-	Network() string
-	// Go searches the position: see engine.Engine.Go for the contract
-	// (a legal BestMove whenever one exists, errors wrapping
-	// engine.ErrNoLegalMove when none does).
-	Go(ctx context.Context, lim clock.Limits, progress mcts.Progress) (mcts.Result, error)
-}
-
 // Option bounds.
 const (
 	maxMultiPV  = 256
@@ -87,8 +66,8 @@ const (
 
 // Run speaks UCI on in and out until quit, the end of in or the end of
 // ctx. It returns an error only when reading in fails.
-func Run(ctx context.Context, e Engine, in io.Reader, out io.Writer) error {
-	s := &session{e: e, out: &writer{w: out}, multiPV: 1}
+func Run(ctx context.Context, e engine.Interface, in io.Reader, out io.Writer) error {
+	s := &session{e: e, out: lines.NewWriter(out), multiPV: 1}
 	s.search.Panicked = func(err error) { s.errorf("internal error: %v", err) }
 	input := lines.Read(in, lines.DefaultMax)
 	defer input.Close()
@@ -114,22 +93,10 @@ func Run(ctx context.Context, e Engine, in io.Reader, out io.Writer) error {
 	}
 }
 
-// writer writes whole lines, one Write per line, from any goroutine.
-type writer struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (lw *writer) printf(format string, args ...any) {
-	lw.mu.Lock()
-	defer lw.mu.Unlock()
-	_, _ = fmt.Fprintf(lw.w, format+"\n", args...) // a GUI that stopped reading is noticed when its input ends
-}
-
 // session is one UCI conversation.
 type session struct {
-	e       Engine
-	out     *writer
+	e       engine.Interface
+	out     *lines.Writer
 	search  task.Runner
 	multiPV int
 	showWDL bool
@@ -137,7 +104,7 @@ type session struct {
 
 func (s *session) errorf(format string, args ...any) {
 	msg := strings.ReplaceAll(fmt.Sprintf(format, args...), "\n", " ")
-	s.out.printf("info string error %s", msg)
+	s.out.Printf("info string error %s", msg)
 }
 
 // echo quotes input for an error message, cut short.
@@ -175,7 +142,7 @@ func (s *session) handle(ctx context.Context, line string) bool {
 				s.errorf("%v", err)
 			}
 		}
-		s.out.printf("readyok")
+		s.out.Printf("readyok")
 		return false
 	case "stop", "ponderhit":
 		// There is no Ponder option: "go ponder" searches as "go
@@ -192,13 +159,13 @@ func (s *session) handle(ctx context.Context, line string) bool {
 	s.search.Stop()
 	switch cmd {
 	case "uci":
-		s.out.printf("id name AliceZero")
-		s.out.printf("id author the AliceZero authors")
+		s.out.Printf("id name AliceZero")
+		s.out.Printf("id author the AliceZero authors")
 		o := s.e.Options()
 		for _, opt := range options() {
-			s.out.printf("option name %s %s", opt.name, opt.decl(o, s))
+			s.out.Printf("option name %s %s", opt.name, opt.decl(o, s))
 		}
-		s.out.printf("uciok")
+		s.out.Printf("uciok")
 	case "setoption":
 		s.setOption(args)
 	case "ucinewgame":
@@ -208,8 +175,8 @@ func (s *session) handle(ctx context.Context, line string) bool {
 	case "go":
 		s.goCmd(ctx, args)
 	case "d":
-		s.out.printf("info string fen %s", s.e.Position().FEN())
-		s.out.printf("info string %s", s.e.Network())
+		s.out.Printf("info string fen %s", s.e.Position().FEN())
+		s.out.Printf("info string %s", s.e.Network())
 	}
 	return false
 }
@@ -349,7 +316,7 @@ func (s *session) parseGo(args []string) (lim clock.Limits, ok bool) {
 		}
 	}
 	if depth > 0 && lim.Nodes == 0 && lim.MoveTime == 0 && lim.WTime == 0 && lim.BTime == 0 && !lim.Infinite {
-		s.out.printf("info string depth limits are not supported (a tree search has no fixed depth); searching %d visits", s.e.Options().Visits)
+		s.out.Printf("info string depth limits are not supported (a tree search has no fixed depth); searching %d visits", s.e.Options().Visits)
 	}
 	return lim, ok
 }
@@ -368,7 +335,7 @@ func (s *session) goCmd(ctx context.Context, args []string) {
 		if p := panics.Try(func() { res = s.think(ctx, pos, lim, multiPV, showWDL) }); p != nil {
 			s.errorf("internal error: %v", p.Value)
 		}
-		s.out.printf("%s", bestMoveLine(pos, res))
+		s.out.Printf("%s", bestMoveLine(pos, res))
 	})
 }
 
@@ -376,16 +343,16 @@ func (s *session) goCmd(ctx context.Context, args []string) {
 func (s *session) think(ctx context.Context, pos *env.Position, lim clock.Limits, multiPV int, showWDL bool) mcts.Result {
 	report := func(in mcts.Info) {
 		for _, l := range infoLines(in, multiPV, showWDL) {
-			s.out.printf("%s", l)
+			s.out.Printf("%s", l)
 		}
 	}
 	res, err := s.e.Go(ctx, lim, mcts.Progress{Report: report, Interval: infoInterval})
 	switch {
 	case errors.Is(err, engine.ErrNoLegalMove):
 		if pos.Status() == env.Checkmate {
-			s.out.printf("info depth 0 score mate 0")
+			s.out.Printf("info depth 0 score mate 0")
 		} else {
-			s.out.printf("info depth 0 score cp 0")
+			s.out.Printf("info depth 0 score cp 0")
 		}
 		return mcts.Result{}
 	case err != nil:

@@ -13,6 +13,7 @@ import (
 	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/internal/lines"
 	"github.com/alicezero/alicezero/mcts"
+	"github.com/alicezero/alicezero/mcts/engine"
 )
 
 // syncBuffer collects output written from several goroutines.
@@ -35,7 +36,7 @@ func (s *syncBuffer) lines() []string {
 
 // script runs the loop on input until the input ends and returns the
 // output lines.
-func script(t *testing.T, e Engine, input string) []string {
+func script(t *testing.T, e engine.Interface, input string) []string {
 	t.Helper()
 	var out syncBuffer
 	done := make(chan error, 1)

@@ -23,7 +23,7 @@ func (x *session) highlight(arg string) {
 	if !second {
 		x.lifted, x.liftedSet = q, true
 	}
-	x.out.printf("highlight %s", marks)
+	x.out.Printf("highlight %s", marks)
 }
 
 // Highlights returns the marks of a lift of square q in pos, as the FEN-

@@ -25,6 +25,9 @@
 // legal destinations of a man the user picks up (the highlight feature)
 // and announces the results.
 //
+// The loop drives an engine.Interface: package engine's Engine in the
+// alicezero binary, enginetest's fake in this package's tests.
+//
 //	e, err := engine.New(engine.Options{Weights: "checkpoints/run1"})
 //	...
 //	err = xboard.Run(ctx, e, os.Stdin, os.Stdout, xboard.Options{})
@@ -43,7 +46,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -57,21 +59,6 @@ import (
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/mcts/engine"
 )
-
-// Engine is what the loop drives: package engine's Engine, or a fake in
-// tests. Its methods are called from one goroutine at a time.
-type Engine interface {
-	Options() engine.Options
-	SetOptions(engine.Options) error
-	Ready() error
-	NewGame()
-	SetPosition(fen string, moves []string) error
-	Position() *env.Position
-	Play(m env.Move) error
-	Undo() (env.Move, bool)
-	// Go searches the position: see engine.Engine.Go for the contract.
-	Go(ctx context.Context, lim clock.Limits, progress mcts.Progress) (mcts.Result, error)
-}
 
 // Shown returns the variants XBoard can show (board16.LayoutOf): every
 // variant but alice-3.
@@ -121,12 +108,12 @@ const hintVisits = 400
 
 // Run speaks CECP on in and out until quit, the end of in or the end of
 // ctx. It returns an error only when reading in fails.
-func Run(ctx context.Context, e Engine, in io.Reader, out io.Writer, opts Options) error {
-	x := &session{e: e, out: &writer{w: out}, engineSide: env.Black, pieces: Pieces}
+func Run(ctx context.Context, e engine.Interface, in io.Reader, out io.Writer, opts Options) error {
+	x := &session{e: e, out: lines.NewWriter(out), engineSide: env.Black, pieces: Pieces}
 	if opts.RoyalKing {
 		x.pieces = PiecesRoyal
 	}
-	x.search.Panicked = func(err error) { x.out.printf("# internal error: %s", oneLine(err.Error())) }
+	x.search.Panicked = func(err error) { x.out.Printf("# internal error: %s", oneLine(err.Error())) }
 	input := lines.Read(in, lines.DefaultMax)
 	defer input.Close()
 	for {
@@ -143,7 +130,7 @@ func Run(ctx context.Context, e Engine, in io.Reader, out io.Writer, opts Option
 				x.stopSearch(true)
 				return l.Err
 			case l.TooLong:
-				x.out.printf("Error (line too long: %d bytes, the limit is %d): %s", l.Len, lines.DefaultMax, lines.Clip(l.Text))
+				x.out.Printf("Error (line too long: %d bytes, the limit is %d): %s", l.Len, lines.DefaultMax, lines.Clip(l.Text))
 			default:
 				if quit := x.handle(ctx, l.Text); quit {
 					x.stopSearch(true)
@@ -154,24 +141,12 @@ func Run(ctx context.Context, e Engine, in io.Reader, out io.Writer, opts Option
 	}
 }
 
-// writer writes whole lines, one Write per line, from any goroutine.
-type writer struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (lw *writer) printf(format string, args ...any) {
-	lw.mu.Lock()
-	defer lw.mu.Unlock()
-	_, _ = fmt.Fprintf(lw.w, format+"\n", args...) // a GUI that stopped reading is noticed when its input ends
-}
-
 func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }
 
 // session is one CECP conversation.
 type session struct {
-	e      Engine
-	out    *writer
+	e      engine.Interface
+	out    *lines.Writer
 	search task.Runner
 	pieces string // the setup command's piece table
 	// discard, set before a search is stopped, makes it end without
@@ -225,13 +200,13 @@ func (x *session) handle(ctx context.Context, line string) bool {
 		x.post.Store(false)
 		return false
 	case "bk":
-		x.out.printf(" AliceZero has no opening book")
-		x.out.printf("")
+		x.out.Printf(" AliceZero has no opening book")
+		x.out.Printf("")
 		return false
 	case "time", "otim":
 		cs, err := strconv.Atoi(arg)
 		if err != nil {
-			x.out.printf("Error (bad argument): %s", lines.Clip(line))
+			x.out.Printf("Error (bad argument): %s", lines.Clip(line))
 			return false
 		}
 		d := time.Duration(max(cs, 1)) * 10 * time.Millisecond
@@ -247,7 +222,7 @@ func (x *session) handle(ctx context.Context, line string) bool {
 		return false
 	case "ping":
 		x.search.Wait() // the pong follows the move being made
-		x.out.printf("pong %s", lines.Clip(arg))
+		x.out.Printf("pong %s", lines.Clip(arg))
 		return false
 	case "quit":
 		return true
@@ -276,7 +251,7 @@ func (x *session) handle(ctx context.Context, line string) bool {
 		x.force = true
 	case "go":
 		if x.invalid != "" {
-			x.out.printf("Error (command not legal now): go (%s)", x.invalid)
+			x.out.Printf("Error (command not legal now): go (%s)", x.invalid)
 			return false
 		}
 		x.force = false
@@ -295,7 +270,7 @@ func (x *session) handle(ctx context.Context, line string) bool {
 			n = 2
 		}
 		if x.e.Position().Ply() < n {
-			x.out.printf("Error (command not legal now): %s", cmd)
+			x.out.Printf("Error (command not legal now): %s", cmd)
 			return false
 		}
 		for range n {
@@ -308,7 +283,7 @@ func (x *session) handle(ctx context.Context, line string) bool {
 	case "st":
 		st, err := clock.ParseTime("st", arg, time.Second)
 		if err != nil {
-			x.out.printf("Error (bad argument): %s", lines.Clip(line))
+			x.out.Printf("Error (bad argument): %s", lines.Clip(line))
 			return false
 		}
 		x.st = st
@@ -337,17 +312,17 @@ func (x *session) handle(ctx context.Context, line string) bool {
 			x.userMove(ctx, cmd)
 			return false
 		}
-		x.out.printf("Error (unknown command): %s", lines.Clip(cmd))
+		x.out.Printf("Error (unknown command): %s", lines.Clip(cmd))
 	}
 	return false
 }
 
 func (x *session) features() {
 	o := x.e.Options()
-	x.out.printf(`feature ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=0 colors=0 ics=0 name=0 pause=0 nps=0 memory=1 smp=1 highlight=1 myname="AliceZero" variants="%s"`, strings.Join(Offered(), ","))
-	x.out.printf(`feature option="Weights -file %s"`, o.Weights)
-	x.out.printf(`feature option="Visits -spin %d 1 %d"`, o.Visits, engine.MaxVisits)
-	x.out.printf("feature done=1")
+	x.out.Printf(`feature ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=0 colors=0 ics=0 name=0 pause=0 nps=0 memory=1 smp=1 highlight=1 myname="AliceZero" variants="%s"`, strings.Join(Offered(), ","))
+	x.out.Printf(`feature option="Weights -file %s"`, o.Weights)
+	x.out.Printf(`feature option="Visits -spin %d 1 %d"`, o.Visits, engine.MaxVisits)
+	x.out.Printf("feature done=1")
 }
 
 // variant answers "variant NAME": the engine switches to the rule set
@@ -356,8 +331,8 @@ func (x *session) features() {
 // saying why.
 func (x *session) variant(name string) {
 	refuse := func(why string) {
-		x.out.printf("Error (unsupported variant): %s", lines.Clip(name))
-		x.out.printf("# %s", oneLine(why))
+		x.out.Printf("Error (unsupported variant): %s", lines.Clip(name))
+		x.out.Printf("# %s", oneLine(why))
 	}
 	v, err := env.VariantByName(name)
 	if err != nil {
@@ -376,23 +351,23 @@ func (x *session) variant(name string) {
 			return
 		}
 		if err := x.e.Ready(); err != nil {
-			x.out.printf("tellusererror %s", oneLine(err.Error()))
+			x.out.Printf("tellusererror %s", oneLine(err.Error()))
 		}
 	}
 	x.e.NewGame()
 	x.invalid, x.liftedSet = "", false
-	x.out.printf("setup %s %s %s", x.pieces, l.Geometry(), board16.FEN(x.e.Position()))
+	x.out.Printf("setup %s %s %s", x.pieces, l.Geometry(), board16.FEN(x.e.Position()))
 }
 
 // setOption changes the engine's options with f, reporting a bad value.
 func (x *session) setOption(line string, f func(o *engine.Options) error) {
 	o := x.e.Options()
 	if err := f(&o); err != nil {
-		x.out.printf("Error (bad argument): %s", lines.Clip(line))
+		x.out.Printf("Error (bad argument): %s", lines.Clip(line))
 		return
 	}
 	if err := x.e.SetOptions(o); err != nil {
-		x.out.printf("Error (%v): %s", err, lines.Clip(line))
+		x.out.Printf("Error (%v): %s", err, lines.Clip(line))
 	}
 }
 
@@ -405,7 +380,7 @@ func (x *session) option(line, arg string) {
 			return nil
 		})
 		if err := x.e.Ready(); err != nil {
-			x.out.printf("tellusererror %s", oneLine(err.Error()))
+			x.out.Printf("tellusererror %s", oneLine(err.Error()))
 		}
 	case "Visits":
 		x.setOption(line, func(o *engine.Options) error {
@@ -417,7 +392,7 @@ func (x *session) option(line, arg string) {
 			return err
 		})
 	default:
-		x.out.printf("Error (unknown option): %s", lines.Clip(line))
+		x.out.Printf("Error (unknown option): %s", lines.Clip(line))
 	}
 }
 
@@ -425,12 +400,12 @@ func (x *session) option(line, arg string) {
 // minutes:seconds, INC in seconds.
 func (x *session) level(line string, args []string) {
 	if len(args) != 3 {
-		x.out.printf("Error (bad argument): %s", lines.Clip(line))
+		x.out.Printf("Error (bad argument): %s", lines.Clip(line))
 		return
 	}
 	tc, err := clock.ParseLevel(args[0], args[1], args[2])
 	if err != nil {
-		x.out.printf("Error (bad argument): %s", lines.Clip(line))
+		x.out.Printf("Error (bad argument): %s", lines.Clip(line))
 		return
 	}
 	x.tc, x.st = tc, 0
@@ -465,22 +440,22 @@ func (x *session) limits(pos *env.Position) clock.Limits {
 
 func (x *session) userMove(ctx context.Context, s string) {
 	if x.invalid != "" {
-		x.out.printf("Illegal move (%s): %s", x.invalid, lines.Clip(s))
+		x.out.Printf("Illegal move (%s): %s", x.invalid, lines.Clip(s))
 		return
 	}
 	pos := x.e.Position()
 	if st := pos.Status(); st.IsOver() {
-		x.out.printf("Illegal move (the game is over: %s): %s", st, lines.Clip(s))
+		x.out.Printf("Illegal move (the game is over: %s): %s", st, lines.Clip(s))
 		return
 	}
 	m, err := board16.ParseMove(pos, s)
 	if err != nil {
-		x.out.printf("Illegal move: %s", lines.Clip(s))
-		x.out.printf("# %s", lines.Clip(oneLine(err.Error())))
+		x.out.Printf("Illegal move: %s", lines.Clip(s))
+		x.out.Printf("# %s", lines.Clip(oneLine(err.Error())))
 		return
 	}
 	if err := x.e.Play(m); err != nil {
-		x.out.printf("Illegal move: %s", lines.Clip(s))
+		x.out.Printf("Illegal move: %s", lines.Clip(s))
 		return
 	}
 	x.liftedSet = false
@@ -499,7 +474,7 @@ func (x *session) announceEnd() bool {
 	if !st.IsOver() {
 		return false
 	}
-	x.out.printf("%s", ResultLine(pos, st))
+	x.out.Printf("%s", ResultLine(pos, st))
 	return true
 }
 
@@ -535,7 +510,7 @@ func (x *session) think(ctx context.Context) {
 	x.search.Start(ctx, func(ctx context.Context) {
 		var res mcts.Result
 		if p := panics.Try(func() { res = x.search1(ctx, pos, lim) }); p != nil {
-			x.out.printf("# internal error: %s", oneLine(fmt.Sprint(p.Value)))
+			x.out.Printf("# internal error: %s", oneLine(fmt.Sprint(p.Value)))
 		}
 		if x.discard.Load() {
 			return
@@ -551,11 +526,11 @@ func (x *session) think(ctx context.Context) {
 		}
 		legs := board16.MoveLegs(pos, res.BestMove)
 		if err := x.e.Play(res.BestMove); err != nil {
-			x.out.printf("# %s", oneLine(err.Error())) // cannot happen: the move is legal
+			x.out.Printf("# %s", oneLine(err.Error())) // cannot happen: the move is legal
 			return
 		}
 		for _, leg := range legs {
-			x.out.printf("move %s", leg)
+			x.out.Printf("move %s", leg)
 		}
 		x.announceEnd()
 	})
@@ -566,12 +541,12 @@ func (x *session) search1(ctx context.Context, pos *env.Position, lim clock.Limi
 	scratch := pos.Clone()
 	report := func(in mcts.Info) {
 		if x.post.Load() {
-			x.out.printf("%s", ThinkingLine(scratch, in))
+			x.out.Printf("%s", ThinkingLine(scratch, in))
 		}
 	}
 	res, err := x.e.Go(ctx, lim, mcts.Progress{Report: report, Interval: time.Second})
 	if err != nil && !errors.Is(err, engine.ErrNoLegalMove) {
-		x.out.printf("# %s", oneLine(err.Error()))
+		x.out.Printf("# %s", oneLine(err.Error()))
 	}
 	return res
 }
@@ -598,13 +573,13 @@ func (x *session) hint(ctx context.Context) {
 	var res mcts.Result
 	lim := clock.Limits{Nodes: int64(min(x.e.Options().Visits, hintVisits))}
 	if p := panics.Try(func() { res, _ = x.e.Go(ctx, lim, mcts.Progress{}) }); p != nil {
-		x.out.printf("# internal error: %s", oneLine(fmt.Sprint(p.Value)))
+		x.out.Printf("# internal error: %s", oneLine(fmt.Sprint(p.Value)))
 		return
 	}
 	var ml env.MoveList
 	pos.LegalMoves(&ml)
 	if ml.Contains(res.BestMove) {
-		x.out.printf("Hint: %s", board16.Move(pos, res.BestMove))
+		x.out.Printf("Hint: %s", board16.Move(pos, res.BestMove))
 	}
 }
 
@@ -615,7 +590,7 @@ func (x *session) setBoard(fen string) {
 	}
 	if err != nil {
 		x.invalid = "illegal position"
-		x.out.printf("tellusererror Illegal position: %s", lines.Clip(oneLine(err.Error())))
+		x.out.Printf("tellusererror Illegal position: %s", lines.Clip(oneLine(err.Error())))
 		return
 	}
 	x.invalid = ""
