@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"github.com/alicezero/alicezero/model/internal/kernel"
 	"testing"
 	"time"
 
@@ -135,7 +136,7 @@ func BenchmarkFastKernels(b *testing.B) {
 	planes, _, _, _ := syntheticBatch(batch, 1)
 	pol := make([]float32, batch*env.PolicySize)
 	wdl := make([]float32, batch*env.WDLSize)
-	for _, k := range availableKernels() {
+	for _, k := range kernel.Available() {
 		b.Run(k, func(b *testing.B) {
 			f, err := NewFastEvaluator(w, FastOptions{Workers: 1, kernels: k})
 			if err != nil {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"github.com/alicezero/alicezero/model/internal/kernel"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -48,7 +49,7 @@ var installBLASOnce sync.Once
 // itself; nothing else in the program calls gorgonia.Use.)
 func installKernelBLAS() {
 	installBLASOnce.Do(func() {
-		if haveAVX2 {
+		if kernel.HaveAVX2 {
 			G.Use(kernelBLAS{})
 		}
 	})
@@ -73,7 +74,7 @@ const (
 // Sgemm computes C = α·op(A)·op(B) + β·C for row-major matrices, op(A)
 // m×k, op(B) k×n, C m×n (see blas.Float32).
 func (kernelBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	if !haveAVX2 || !sgemmCovered(tA, tB, m, n, k, alpha, a, lda, b, ldb, c, ldc) {
+	if !kernel.HaveAVX2 || !sgemmCovered(tA, tB, m, n, k, alpha, a, lda, b, ldb, c, ldc) {
 		gonum.Implementation{}.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
@@ -182,7 +183,7 @@ func gemmBlocked(m, n, k int, a []float32, lda int, b []float32, ldb int, c []fl
 		kb := min(gemmKC, k-p)
 		for i := 0; i < m; i += gemmMC {
 			mb := min(gemmMC, m-i)
-			gemmAVX2(mb, n, kb, a[i*lda+p:], lda, b[p*ldb:], ldb, c[i*ldc:], ldc, false, acc || p > 0)
+			kernel.GemmAVX2(mb, n, kb, a[i*lda+p:], lda, b[p*ldb:], ldb, c[i*ldc:], ldc, false, acc || p > 0)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"github.com/alicezero/alicezero/model/internal/kernel"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -133,7 +134,7 @@ func TestKernelBLASSgemm(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d cases; AVX2 kernel: %v", len(cases), haveAVX2)
+	t.Logf("%d cases; AVX2 kernel: %v", len(cases), kernel.HaveAVX2)
 }
 
 // TestKernelBLASDeterministic: the result does not depend on GOMAXPROCS
@@ -197,8 +198,8 @@ func TestKernelBLASInstalled(t *testing.T) {
 	tr.Close()
 	_, gk := G.WhichBLAS().(kernelBLAS)
 	_, tk := tensor.WhichBLAS().(kernelBLAS)
-	if gk != haveAVX2 || tk != haveAVX2 {
-		t.Fatalf("gorgonia BLAS %T, tensor BLAS %T; AVX2 kernel available: %v", G.WhichBLAS(), tensor.WhichBLAS(), haveAVX2)
+	if gk != kernel.HaveAVX2 || tk != kernel.HaveAVX2 {
+		t.Fatalf("gorgonia BLAS %T, tensor BLAS %T; AVX2 kernel available: %v", G.WhichBLAS(), tensor.WhichBLAS(), kernel.HaveAVX2)
 	}
 }
 
@@ -266,5 +267,5 @@ func TestKernelBLASMatchesGonum(t *testing.T) {
 			t.Errorf("%s: gradients differ by %g of their largest entry", p.Name, d)
 		}
 	}
-	t.Logf("largest gradient difference: %g of the parameter's largest entry (AVX2 kernel: %v)", worst, haveAVX2)
+	t.Logf("largest gradient difference: %g of the parameter's largest entry (AVX2 kernel: %v)", worst, kernel.HaveAVX2)
 }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"github.com/alicezero/alicezero/model/internal/kernel"
 	"math/rand/v2"
 	"testing"
 
@@ -17,7 +18,7 @@ func TestFastMatchesGraph(t *testing.T) {
 			}
 			defer gev.Close()
 			var options []FastOptions
-			for _, k := range availableKernels() {
+			for _, k := range kernel.Available() {
 				for _, workers := range []int{1, 2, 3} {
 					options = append(options, FastOptions{Workers: workers, kernels: k})
 				}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"github.com/alicezero/alicezero/model/internal/kernel"
 	"hash"
 
 	"github.com/chewxy/hm"
@@ -69,24 +70,24 @@ func (op conv1x1Op) Do(in ...G.Value) (G.Value, error) {
 	out := op.out.tensor(oshape)
 	x, w, b, y := ts[0].Float32s(), ts[1].Float32s(), ts[2].Float32s(), out.Float32s()
 	cin, cout, k := op.cin, op.cout, op.arena.k
-	if k.name == kernelsAVX512 {
+	if k.Name == kernel.AVX512 {
 		a := op.arena
 		pw, pb := a.packRows(w, cout, cin, cin, 1, b)
-		a.run(oshape[0], lanes, func(wk, lo, hi int) {
-			blk := grown(&a.scratch(wk).blk, winoRowBlock*planeSquares)
+		a.run(oshape[0], kernel.Lanes, func(wk, lo, hi int) {
+			blk := grown(&a.scratch(wk).blk, kernel.RowBlock*planeSquares)
 			for p := lo; p < hi; p++ {
 				packedRows(cin, cout, pw, pb, x[p*cin*planeSquares:(p+1)*cin*planeSquares], y[p*cout*planeSquares:(p+1)*cout*planeSquares], blk, op.relu)
 			}
 		})
 		return out, nil
 	}
-	op.arena.run(oshape[0], lanes, func(_, lo, hi int) {
+	op.arena.run(oshape[0], kernel.Lanes, func(_, lo, hi int) {
 		for p := lo; p < hi; p++ {
 			yp := y[p*cout*planeSquares : (p+1)*cout*planeSquares]
 			for c := 0; c < cout; c++ {
-				fill(yp[c*planeSquares:(c+1)*planeSquares], b[c])
+				kernel.Fill(yp[c*planeSquares:(c+1)*planeSquares], b[c])
 			}
-			k.gemm(cout, planeSquares, cin, w, cin, x[p*cin*planeSquares:], planeSquares, yp, planeSquares, op.relu)
+			k.Gemm(cout, planeSquares, cin, w, cin, x[p*cin*planeSquares:], planeSquares, yp, planeSquares, op.relu)
 		}
 	})
 	return out, nil
@@ -164,11 +165,11 @@ func (op conv1x1InputGradOp) Do(in ...G.Value) (G.Value, error) {
 	out := op.out.tensor(oshape)
 	dPre, w, dx := ts[0].Float32s(), ts[1].Float32s(), out.Float32s()
 	cin, cout, k := op.cin, op.cout, op.arena.k
-	if k.name == kernelsAVX512 {
+	if k.Name == kernel.AVX512 {
 		a := op.arena
 		pw, pb := a.packRows(w, cin, cout, 1, cin, nil) // Wᵀ
-		a.run(oshape[0], lanes, func(wk, lo, hi int) {
-			blk := grown(&a.scratch(wk).blk, winoRowBlock*planeSquares)
+		a.run(oshape[0], kernel.Lanes, func(wk, lo, hi int) {
+			blk := grown(&a.scratch(wk).blk, kernel.RowBlock*planeSquares)
 			for p := lo; p < hi; p++ {
 				packedRows(cout, cin, pw, pb, dPre[p*cout*planeSquares:(p+1)*cout*planeSquares], dx[p*cin*planeSquares:(p+1)*cin*planeSquares], blk, false)
 			}
@@ -177,9 +178,9 @@ func (op conv1x1InputGradOp) Do(in ...G.Value) (G.Value, error) {
 	}
 	wt := grown(op.wt, cin*cout)
 	transposeInto(cout, cin, w, cin, wt, cout)
-	op.arena.run(oshape[0], lanes, func(_, lo, hi int) {
+	op.arena.run(oshape[0], kernel.Lanes, func(_, lo, hi int) {
 		for p := lo; p < hi; p++ {
-			k.gemmTo(cin, planeSquares, cout, wt, cout, dPre[p*cout*planeSquares:], planeSquares, dx[p*cin*planeSquares:], planeSquares, false)
+			k.GemmTo(cin, planeSquares, cout, wt, cout, dPre[p*cout*planeSquares:], planeSquares, dx[p*cin*planeSquares:], planeSquares, false)
 		}
 	})
 	return out, nil
@@ -257,7 +258,7 @@ func (op conv1x1FilterGradOp) Do(in ...G.Value) (G.Value, error) {
 				xs = grown(&sc.v, rin*planeSquares)
 				copy(xs, x[p*cin*planeSquares:(p+1)*cin*planeSquares])
 			}
-			k.gemmNT(rout, rin, planeSquares, g, planeSquares, xs, planeSquares, slab, rin, p > p0)
+			k.GemmNT(rout, rin, planeSquares, g, planeSquares, xs, planeSquares, slab, rin, p > p0)
 		}
 	})
 	d := out.Float32s()
@@ -382,7 +383,7 @@ func (op planeMeanGradOp) Do(in ...G.Value) (G.Value, error) {
 	out := op.out.tensor(oshape)
 	dx := out.Float32s()
 	for i, g := range dy.Float32s() {
-		fill(dx[i*planeSquares:(i+1)*planeSquares], g*(1.0/planeSquares))
+		kernel.Fill(dx[i*planeSquares:(i+1)*planeSquares], g*(1.0/planeSquares))
 	}
 	return out, nil
 }
@@ -393,19 +394,19 @@ func (op planeMeanGradOp) Do(in ...G.Value) (G.Value, error) {
 // rows beyond rows zero; and the rows' bias (zeros if bias is nil) padded
 // alike. The arrays are the arena's, valid until the next call.
 func (a *convArena) packRows(src []float32, rows, k, rowStride, colStride int, bias []float32) (packed, pbias []float32) {
-	n := (rows + winoPadRows) / winoRowBlock * winoRowBlock
+	n := (rows + kernel.PadRows) / kernel.RowBlock * kernel.RowBlock
 	packed, pbias = grown(&a.pack, n*k), grown(&a.packBias, n)
 	clear(pbias)
 	copy(pbias, bias)
 	for r := 0; r < n; r++ {
-		blk, rr := r/winoRowBlock, r%winoRowBlock
-		dst := packed[blk*winoRowBlock*k+rr:]
+		blk, rr := r/kernel.RowBlock, r%kernel.RowBlock
+		dst := packed[blk*kernel.RowBlock*k+rr:]
 		for l := 0; l < k; l++ {
 			v := float32(0)
 			if r < rows {
 				v = src[r*rowStride+l*colStride]
 			}
-			dst[l*winoRowBlock] = v
+			dst[l*kernel.RowBlock] = v
 		}
 	}
 	return packed, pbias
@@ -415,12 +416,12 @@ func (a *convArena) packRows(src []float32, rows, k, rowStride, colStride int, b
 // packed by packRows with its bias), x [k][64], y [rows][64]; the last
 // partial block of rows goes through blk (winoRowBlock×64 floats).
 func packedRows(k, rows int, a, bias, x, y, blk []float32, relu bool) {
-	full := rows / winoRowBlock * winoRowBlock
-	for r := 0; r < full; r += winoRowBlock {
-		packedProductBias(k, a[r*k:], x, planeSquares, y[r*planeSquares:], planeSquares, planeSquares, bias[r:], relu)
+	full := rows / kernel.RowBlock * kernel.RowBlock
+	for r := 0; r < full; r += kernel.RowBlock {
+		kernel.PackedProductBias(k, a[r*k:], x, planeSquares, y[r*planeSquares:], planeSquares, planeSquares, bias[r:], relu)
 	}
 	if full < rows {
-		packedProductBias(k, a[full*k:], x, planeSquares, blk, planeSquares, planeSquares, bias[full:], relu)
+		kernel.PackedProductBias(k, a[full*k:], x, planeSquares, blk, planeSquares, planeSquares, bias[full:], relu)
 		copy(y[full*planeSquares:rows*planeSquares], blk)
 	}
 }

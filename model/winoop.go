@@ -2,6 +2,8 @@ package model
 
 import (
 	"fmt"
+	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/model/internal/kernel"
 	"hash"
 	"runtime"
 	"sync/atomic"
@@ -31,12 +33,15 @@ import (
 // that does not depend on how many there are, so a step's results do not
 // depend on GOMAXPROCS (training stays bit-reproducible on one machine).
 
+// planeSquares is the floats of one 8×8 plane.
+const planeSquares = env.PlaneSize
+
 // convArena is the scratch memory of one graph's Winograd ops: one set of
 // buffers per goroutine, grown on demand (so that a run allocates nothing
 // once the first has sized them). A graph's machine runs one op at a time,
 // so the ops share it. Not part of any op's identity.
 type convArena struct {
-	k         *fastKernels
+	k         *kernel.Set
 	team      team // the helpers of run's parallel sections
 	workers   []*convScratch
 	slabs     []float32 // the filter gradient ops' per-slab sums
@@ -68,37 +73,37 @@ type filterSet struct {
 // gradient (nil when no gradient of the input is needed).
 type convFilters struct {
 	w, b    []float32
-	fwd, tr *winoLayer
+	fwd, tr *kernel.Layer
 }
 
 // layers returns the layers of the convolution whose parameters are w
 // and b (named name): a's shared ones, made on first use, or fresh ones
 // without a filter set. tr is nil unless inputGrad.
-func (a *convArena) layers(name string, w, b []float32, cin, cout int, inputGrad bool) (fwd, tr *winoLayer) {
+func (a *convArena) layers(name string, w, b []float32, cin, cout int, inputGrad bool) (fwd, tr *kernel.Layer) {
 	if a.filters == nil {
-		fwd = newWinoLayer(cin, cout)
+		fwd = kernel.NewLayer(cin, cout)
 		if inputGrad {
-			tr = newWinoLayer(cout, cin)
+			tr = kernel.NewLayer(cout, cin)
 		}
 		return fwd, tr
 	}
 	f := a.filters.byName[name]
 	if f == nil {
-		f = &convFilters{w: w, b: b, fwd: newWinoLayer(cin, cout)}
+		f = &convFilters{w: w, b: b, fwd: kernel.NewLayer(cin, cout)}
 		a.filters.byName[name] = f
 		a.filters.convs = append(a.filters.convs, f)
 	}
 	if inputGrad && f.tr == nil {
-		f.tr = newWinoLayer(cout, cin)
+		f.tr = kernel.NewLayer(cout, cin)
 	}
 	return f.fwd, f.tr
 }
 
 // transform sets f's layers from its parameters' current values.
 func (f *convFilters) transform() {
-	f.fwd.setFilters(f.w, f.b)
+	f.fwd.SetFilters(f.w, f.b)
 	if f.tr != nil {
-		f.tr.setTransposeOf(f.fwd, 0, f.fwd.cout)
+		f.tr.SetTransposeOf(f.fwd, 0, f.fwd.Cout)
 	}
 }
 
@@ -110,7 +115,7 @@ type convScratch struct {
 }
 
 func newConvArena() (*convArena, error) {
-	k, err := kernelSet("")
+	k, err := kernel.ByName("")
 	if err != nil {
 		return nil, err
 	}
@@ -210,8 +215,8 @@ type winoConvOp struct {
 	inputGrad bool
 	out       outBuf
 	arena     *convArena
-	layer     *winoLayer // w and b transformed at every run, or by the arena's owner
-	trLayer   *winoLayer // the transposed filters of the input gradient (with inputGrad)
+	layer     *kernel.Layer // w and b transformed at every run, or by the arena's owner
+	trLayer   *kernel.Layer // the transposed filters of the input gradient (with inputGrad)
 }
 
 // newWinoConvOp returns the op of the convolution whose parameters are
@@ -290,7 +295,7 @@ func (op winoConvOp) Do(in ...G.Value) (G.Value, error) {
 	l, a := op.layer, op.arena
 	if a.filters == nil {
 		w, b := ts[1].Float32s(), ts[2].Float32s()
-		a.run(op.cout, 4, func(_, co0, co1 int) { l.setFilterRange(w, b, co0, co1) })
+		a.run(op.cout, 4, func(_, co0, co1 int) { l.SetFilterRange(w, b, co0, co1) })
 	}
 	x, y := ts[0].Float32s(), out.Float32s()
 	var res []float32
@@ -299,21 +304,21 @@ func (op winoConvOp) Do(in ...G.Value) (G.Value, error) {
 	}
 	batch, cin, cout := oshape[0], op.cin, op.cout
 	inN, outN := cin*planeSquares, cout*planeSquares
-	a.run(batch, lanes, func(wk, lo, hi int) {
+	a.run(batch, kernel.Lanes, func(wk, lo, hi int) {
 		sc, k := a.scratch(wk), a.k
-		xl := grown(&sc.in, cin*laneChannel)
-		yl := grown(&sc.out, cout*laneChannel)
-		v := grown(&sc.v, winoPoints*winoStride(cin))
-		m := grown(&sc.m, winoPoints*winoStride(l.rows))
+		xl := grown(&sc.in, cin*kernel.LaneChannel)
+		yl := grown(&sc.out, cout*kernel.LaneChannel)
+		v := grown(&sc.v, kernel.Points*kernel.Stride(cin))
+		m := grown(&sc.m, kernel.Points*kernel.Stride(l.Rows))
 		s := hi - lo
-		k.toLanes(x[lo*inN:hi*inN], cin, s, xl)
-		k.winoIn(xl, cin, v, winoCols, winoStride(cin))
-		k.products(l, v, m)
+		k.ToLanes(x[lo*inN:hi*inN], cin, s, xl)
+		k.WinoIn(xl, cin, v, kernel.Cols, kernel.Stride(cin))
+		k.Products(l, v, m)
 		if op.residual {
-			k.toLanes(res[lo*outN:hi*outN], cout, s, yl)
+			k.ToLanes(res[lo*outN:hi*outN], cout, s, yl)
 		}
-		k.winoOut(m, l.rows, cout, l.bias, yl, op.residual, op.relu)
-		k.fromLanes(yl, cout, s, y[lo*outN:hi*outN], outN)
+		k.WinoOut(m, l.Rows, cout, l.Bias, yl, op.residual, op.relu)
+		k.FromLanes(yl, cout, s, y[lo*outN:hi*outN], outN)
 	})
 	return out, nil
 }
@@ -419,39 +424,9 @@ func (op reluGradOp) Do(in ...G.Value) (G.Value, error) {
 	k := op.arena.k
 	const unit = 4096
 	op.arena.run(len(d), unit, func(_, lo, hi int) {
-		k.reluGrad(dy[lo:hi], y[lo:hi], d[lo:hi])
+		k.ReluGrad(dy[lo:hi], y[lo:hi], d[lo:hi])
 	})
 	return out, nil
-}
-
-// reluGradGo writes d[i] = dy[i] if y[i] > 0, else 0. The portable kernel.
-func reluGradGo(dy, y, d []float32) {
-	for i := range d {
-		if y[i] > 0 {
-			d[i] = dy[i]
-		} else {
-			d[i] = 0
-		}
-	}
-}
-
-// channelSumsGo writes the sum of channels [lo, hi) of x
-// [batch][channels][64] to sums[lo:hi], in float32 (eight interleaved sums
-// per channel, combined in a fixed order, as the assembly kernel does).
-// The portable kernel.
-func channelSumsGo(x []float32, batch, channels, lo, hi int, sums []float32) {
-	for c := lo; c < hi; c++ {
-		var acc [8][8]float32
-		for b := 0; b < batch; b++ {
-			blk := x[(b*channels+c)*planeSquares : (b*channels+c+1)*planeSquares]
-			for v := 0; v < 8; v++ {
-				for l := 0; l < 8; l++ {
-					acc[v][l] += blk[v*8+l]
-				}
-			}
-		}
-		sums[c] = sum64(&acc)
-	}
 }
 
 // filterSlab is how many lane groups winoConvGradOp sums the filter
@@ -485,11 +460,11 @@ type winoConvGradOp struct {
 	out                       outBuf
 	st                        *winoGradState
 	arena                     *convArena
-	layer                     *winoLayer // the transposed filters U_ξᵀ, as a cout→cin layer (with inputGrad)
+	layer                     *kernel.Layer // the transposed filters U_ξᵀ, as a cout→cin layer (with inputGrad)
 	// fwd is the forward op's layer, whose filters that op (or the
 	// arena's owner) transformed earlier in the same run from the same w;
 	// layer is transposed from it here, or by the arena's owner too.
-	fwd *winoLayer
+	fwd *kernel.Layer
 }
 
 func (op winoConvGradOp) Arity() int { return 4 }
@@ -548,7 +523,7 @@ func (op winoConvGradOp) Do(in ...G.Value) (G.Value, error) {
 		st.dwT = dwT
 		if a.filters == nil {
 			l := op.layer
-			a.run(cout, 4, func(_, co0, co1 int) { l.setTransposeOf(op.fwd, co0, co1) })
+			a.run(cout, 4, func(_, co0, co1 int) { l.SetTransposeOf(op.fwd, co0, co1) })
 		}
 	}
 	if op.residual {
@@ -562,22 +537,22 @@ func (op winoConvGradOp) Do(in ...G.Value) (G.Value, error) {
 	// Rows rounded up to the dot-product kernel's 4×4 blocks; the extra
 	// rows' products are computed from stale values and never read.
 	rin, rout := (cin+3)&^3, (cout+3)&^3
-	xiM := winoStride(cout)                     // dM's point stride, as the products read it
-	xiV := winoStride(rin)                      // V's, with room for rin rows
-	mN := winoPoints*xiM + (rout-cout)*winoCols // dM, with room for rout rows at the last point
-	vN := winoPoints * xiV
+	xiM := kernel.Stride(cout)                        // dM's point stride, as the products read it
+	xiV := kernel.Stride(rin)                         // V's, with room for rin rows
+	mN := kernel.Points*xiM + (rout-cout)*kernel.Cols // dM, with room for rout rows at the last point
+	vN := kernel.Points * xiV
 	if op.inputGrad {
-		vN = max(vN, winoPoints*winoStride(op.layer.rows)) // dV shares the buffer
+		vN = max(vN, kernel.Points*kernel.Stride(op.layer.Rows)) // dV shares the buffer
 	}
-	groups := (batch + lanes - 1) / lanes
+	groups := (batch + kernel.Lanes - 1) / kernel.Lanes
 	slabs := (groups + filterSlab - 1) / filterSlab
-	duN := winoPoints * rout * rin
+	duN := kernel.Points * rout * rin
 	du := grown(&a.slabs, slabs*duN)
 	bsum := grown64(&a.biasSlabs, slabs*cout)
 	a.run(groups, filterSlab, func(wk, g0, g1 int) {
 		sc, k := a.scratch(wk), a.k
-		xl := grown(&sc.in, cin*laneChannel)
-		gl := grown(&sc.out, cout*laneChannel)
+		xl := grown(&sc.in, cin*kernel.LaneChannel)
+		gl := grown(&sc.out, cout*kernel.LaneChannel)
 		dm := grown(&sc.m, mN)
 		v := grown(&sc.v, vN)
 		sums := grown(&sc.sums, cout)
@@ -586,59 +561,59 @@ func (op winoConvGradOp) Do(in ...G.Value) (G.Value, error) {
 		bs := bsum[s*cout : (s+1)*cout]
 		clear(bs)
 		for g := g0; g < g1; g++ {
-			lo, hi := g*lanes, min(batch, (g+1)*lanes)
+			lo, hi := g*kernel.Lanes, min(batch, (g+1)*kernel.Lanes)
 			n := hi - lo
 			gp := dy[lo*outN : hi*outN]
 			switch {
 			case op.relu && op.residual: // dPre is an output too
-				k.toLanesMaskedKeep(gp, y[lo*outN:hi*outN], dPre[lo*outN:hi*outN], cout, n, gl)
+				k.ToLanesMaskedKeep(gp, y[lo*outN:hi*outN], dPre[lo*outN:hi*outN], cout, n, gl)
 			case op.relu: // masked on the way into the lane layout
-				k.toLanesMasked(gp, y[lo*outN:hi*outN], cout, n, gl)
+				k.ToLanesMasked(gp, y[lo*outN:hi*outN], cout, n, gl)
 			default:
 				if op.residual {
 					copy(dPre[lo*outN:hi*outN], gp)
 				}
-				k.toLanes(gp, cout, n, gl)
+				k.ToLanes(gp, cout, n, gl)
 			}
-			k.laneSums(gl, cout, sums) // the border and lanes n.. are zero
+			k.LaneSums(gl, cout, sums) // the border and lanes n.. are zero
 			for c, sv := range sums {
 				bs[c] += float64(sv)
 			}
-			k.winoOutAdj(gl, cout, dm, winoCols, xiM)
+			k.WinoOutAdj(gl, cout, dm, kernel.Cols, xiM)
 			if op.inputGrad {
 				l := op.layer
-				dxl := grown(&sc.dx, cin*laneChannel)
-				k.products(l, dm, v)
-				k.winoInAdj(v, cin, winoStride(l.rows), dxl)
-				k.fromLanes(dxl, cin, n, dx[lo*inN:hi*inN], inN)
+				dxl := grown(&sc.dx, cin*kernel.LaneChannel)
+				k.Products(l, dm, v)
+				k.WinoInAdj(v, cin, kernel.Stride(l.Rows), dxl)
+				k.FromLanes(dxl, cin, n, dx[lo*inN:hi*inN], inN)
 			}
-			k.toLanes(x[lo*inN:hi*inN], cin, n, xl)
-			k.winoIn(xl, cin, v, winoCols, xiV)
-			for xi := 0; xi < winoPoints; xi++ {
-				k.gemmNT(rout, rin, winoCols, dm[xi*xiM:], winoCols, v[xi*xiV:], winoCols, slab[xi*rout*rin:], rin, g > g0)
+			k.ToLanes(x[lo*inN:hi*inN], cin, n, xl)
+			k.WinoIn(xl, cin, v, kernel.Cols, xiV)
+			for xi := 0; xi < kernel.Points; xi++ {
+				k.GemmNT(rout, rin, kernel.Cols, dm[xi*xiM:], kernel.Cols, v[xi*xiV:], kernel.Cols, slab[xi*rout*rin:], rin, g > g0)
 			}
 		}
 	})
 	// Sum the slabs in order, in float64, then apply Gᵀ · G, output
 	// channels split across the cores.
-	sum := grown64(&a.sums, winoPoints*cout*cin) // [co][ξ][ci]
+	sum := grown64(&a.sums, kernel.Points*cout*cin) // [co][ξ][ci]
 	dw := dwT.Float32s()
 	a.run(cout, 4, func(_, co0, co1 int) {
-		part := sum[co0*cin*winoPoints : co1*cin*winoPoints]
+		part := sum[co0*cin*kernel.Points : co1*cin*kernel.Points]
 		clear(part)
 		for s := 0; s < slabs; s++ {
 			slab := du[s*duN : (s+1)*duN]
 			for co := co0; co < co1; co++ {
-				for xi := 0; xi < winoPoints; xi++ {
+				for xi := 0; xi < kernel.Points; xi++ {
 					row := slab[(xi*rout+co)*rin:][:cin]
-					dst := part[((co-co0)*winoPoints+xi)*cin:][:cin]
+					dst := part[((co-co0)*kernel.Points+xi)*cin:][:cin]
 					for ci, v := range row {
 						dst[ci] += float64(v)
 					}
 				}
 			}
 		}
-		filterGradient(part, cin, co1-co0, dw[co0*cin*9:co1*cin*9])
+		kernel.FilterGradient(part, cin, co1-co0, dw[co0*cin*9:co1*cin*9])
 		for co := co0; co < co1; co++ {
 			var t float64
 			for s := 0; s < slabs; s++ {
@@ -773,7 +748,7 @@ func (op biasGradOp) Do(in ...G.Value) (G.Value, error) {
 	out := op.out.tensor(oshape)
 	x32, db, k, c, batch := x.Float32s(), out.Float32s(), op.arena.k, oshape[0], x.Shape()[0]
 	op.arena.run(c, 8, func(_, lo, hi int) { // channels split across the cores
-		k.channelSums(x32, batch, c, lo, hi, db)
+		k.ChannelSums(x32, batch, c, lo, hi, db)
 	})
 	return out, nil
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"github.com/alicezero/alicezero/model/internal/kernel"
 	"hash"
 	"hash/fnv"
 	"math"
@@ -372,7 +373,7 @@ func maskedIndices[F float](mask []F, n int, idx []int32) []int32 {
 	// words at once.
 	var words [64]uint16
 	for j+16 <= n {
-		w := nonzeroWords(m32[j:], words[:])
+		w := kernel.NonzeroWords(m32[j:], words[:])
 		if w == 0 {
 			break
 		}
@@ -425,11 +426,11 @@ func rowEntropyFast(target, mask []float32, b, k int) (float64, error) {
 	var tw, mw [64]uint16
 	j := 0
 	for j+16 <= k && !bad {
-		n := nonzeroWords(t[j:], tw[:])
+		n := kernel.NonzeroWords(t[j:], tw[:])
 		if n == 0 {
 			break // no AVX-512
 		}
-		nonzeroWords(m[j:j+16*n], mw[:n])
+		kernel.NonzeroWords(m[j:j+16*n], mw[:n])
 		for i := 0; i < n && !bad; i++ {
 			for w := tw[i] | mw[i]; w != 0; w &= w - 1 {
 				visit(j + 16*i + bits.TrailingZeros16(w))

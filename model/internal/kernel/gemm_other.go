@@ -1,15 +1,15 @@
 //go:build !amd64 || purego
 
-package model
+package kernel
 
 // No assembly kernels on this platform or with the purego tag.
-const haveAVX2 = false
+const HaveAVX2 = false
 
 func gemmAccAVX2(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, relu bool) {
 	gemmAccGonum(m, n, k, a, lda, b, ldb, c, ldc, relu)
 }
 
-func gemmAVX2(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, relu, acc bool) {
+func GemmAVX2(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, relu, acc bool) {
 	if !acc {
 		clearMatrix(m, n, c, ldc)
 	}

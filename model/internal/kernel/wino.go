@@ -1,4 +1,4 @@
-package model
+package kernel
 
 import "github.com/alicezero/alicezero/env"
 
@@ -28,85 +28,85 @@ import "github.com/alicezero/alicezero/env"
 // the position. The border squares are zero and are never written, which
 // is the convolution's zero padding. Transformed data is laid out
 // V[ξ][channel][tile][lane], so that V_ξ is a row-major [channels][128]
-// matrix (a row stride of winoCols, a point stride of winoStride).
+// matrix (a row stride of Cols, a point stride of Stride).
 const (
-	lanes        = 8                   // positions in one lane group
+	Lanes        = 8                   // positions in one lane group
 	padSide      = 10                  // the board with its zero border
 	padSquares   = padSide * padSide   // squares of a padded plane
-	laneChannel  = padSquares * lanes  // floats of one channel in lane layout
+	LaneChannel  = padSquares * Lanes  // floats of one channel in lane layout
 	winoTiles    = 16                  // 2×2-output tiles of the board
-	winoPoints   = 16                  // ξ: the 4×4 transformed points
-	winoCols     = winoTiles * lanes   // columns of a transformed matrix
-	winoRowBlock = 8                   // rows of a packed filter block (see packFilters)
+	Points       = 16                  // ξ: the 4×4 transformed points
+	Cols         = winoTiles * Lanes   // columns of a transformed matrix
+	RowBlock     = 8                   // rows of a packed filter block (see Layer.packed)
 	interiorOff  = padSide + 1         // padded square of rank 0, file 0
 	planeSquares = env.PlaneSize       // 64
-	laneTileRow  = 2 * padSide * lanes // floats between tile rows in lane layout
-	laneRow      = padSide * lanes     // floats between ranks in lane layout
-	laneTileCol  = 2 * lanes           // floats between tile columns
-	winoPadRows  = winoRowBlock - 1    // rows added to round up to a block
+	laneTileRow  = 2 * padSide * Lanes // floats between tile rows in lane layout
+	laneRow      = padSide * Lanes     // floats between ranks in lane layout
+	laneTileCol  = 2 * Lanes           // floats between tile columns
+	PadRows      = RowBlock - 1        // rows added to round up to a block
 	winoHalf     = float64(0.5)        // G's non-unit coefficient
-	padLaneFirst = interiorOff * lanes // first interior float of a channel
+	padLaneFirst = interiorOff * Lanes // first interior float of a channel
 )
 
-// winoStride returns the distance in floats between consecutive points ξ
+// Stride returns the distance in floats between consecutive points ξ
 // of a transformed array with rows rows (V: the input channels; M: the
-// output rows): rows·winoCols plus one cache line, so that the 16 points of
+// output rows): rows·Cols plus one cache line, so that the 16 points of
 // a tile, which the transforms store or load together, do not fall into
 // the same cache set (at 32 rows the plain stride is 16 KiB, and the
 // transforms ran 3× slower).
-func winoStride(rows int) int { return rows*winoCols + 16 }
+func Stride(rows int) int { return rows*Cols + 16 }
 
 // padSquare returns the padded square of board square sq.
 func padSquare(sq int) int { return (sq/8+1)*padSide + sq%8 + 1 }
 
-// winoLayer is one 3×3 convolution's filters in the transformed domain.
-type winoLayer struct {
-	cin, cout int
-	// rows is cout rounded up to a multiple of winoRowBlock: the row count
+// Layer is one 3×3 convolution's filters in the transformed domain.
+type Layer struct {
+	Cin, Cout int
+	// rows is cout rounded up to a multiple of RowBlock: the row count
 	// of the products' outputs M_ξ (rows beyond cout are computed from zero
 	// filters and never read).
-	rows int
+	Rows int
 	// u holds U_ξ = G g Gᵀ as 16 row-major [cout][cin] matrices.
 	u []float32
 	// packed holds the same filters for the AVX-512 product: for each ξ and
-	// block of winoRowBlock output rows, cin groups of winoRowBlock floats
+	// block of RowBlock output rows, cin groups of RowBlock floats
 	// (the block's rows side by side for one input channel), zero-padded
 	// to rows.
 	packed []float32
 	// w and bias are the filters as given ([cout][cin·9], row-major, and
-	// [cout]), for the direct path (forwardDirect).
-	w, bias []float32
+	// [cout]), for a direct convolution (the fast path's few-position path).
+	W, Bias []float32
 }
 
-func newWinoLayer(cin, cout int) *winoLayer {
-	rows := (cout + winoPadRows) / winoRowBlock * winoRowBlock
-	return &winoLayer{
-		cin: cin, cout: cout, rows: rows,
-		u:      make([]float32, winoPoints*cout*cin),
-		packed: make([]float32, winoPoints*rows*cin),
-		w:      make([]float32, cout*cin*9),
-		bias:   make([]float32, cout),
+func NewLayer(cin, cout int) *Layer {
+	rows := (cout + PadRows) / RowBlock * RowBlock
+	return &Layer{
+		Cin: cin, Cout: cout, Rows: rows,
+		u:      make([]float32, Points*cout*cin),
+		packed: make([]float32, Points*rows*cin),
+		W:      make([]float32, cout*cin*9),
+		Bias:   make([]float32, cout),
 	}
 }
 
-// setFilters transforms w ([cout][cin][3][3], row-major) and copies bias.
-func (l *winoLayer) setFilters(w, bias []float32) {
-	l.setFilterRange(w, bias, 0, l.cout)
+// SetFilters transforms w ([cout][cin][3][3], row-major) and copies bias.
+func (l *Layer) SetFilters(w, bias []float32) {
+	l.SetFilterRange(w, bias, 0, l.Cout)
 }
 
-// setFilterRange is setFilters for output channels [co0, co1) only (which
+// SetFilterRange is SetFilters for output channels [co0, co1) only (which
 // goroutines can share out).
-func (l *winoLayer) setFilterRange(w, bias []float32, co0, co1 int) {
-	cin := l.cin
-	uStep, pStep := l.cout*cin, l.rows*cin // between points ξ
+func (l *Layer) SetFilterRange(w, bias []float32, co0, co1 int) {
+	cin := l.Cin
+	uStep, pStep := l.Cout*cin, l.Rows*cin // between points ξ
 	// Sixteen filters of one output channel at a time, transformed into
 	// us, then stored point by point: the points are 4 KiB apart at 32
 	// channels, and storing each filter's 16 points at once thrashed one
 	// cache set.
 	const chunk = 16
-	var us [winoPoints][chunk]float32
+	var us [Points][chunk]float32
 	for co := co0; co < co1; co++ {
-		pb := co/winoRowBlock*winoRowBlock*cin + co%winoRowBlock // packed place of U_ξ[co][0] at ξ = 0
+		pb := co/RowBlock*RowBlock*cin + co%RowBlock // packed place of U_ξ[co][0] at ξ = 0
 		for c0 := 0; c0 < cin; c0 += chunk {
 			c1 := min(c0+chunk, cin)
 			for ci := c0; ci < c1; ci++ {
@@ -118,36 +118,36 @@ func (l *winoLayer) setFilterRange(w, bias []float32, co0, co1 int) {
 			for xi := range us {
 				src := us[xi][:c1-c0]
 				copy(l.u[xi*uStep+co*cin+c0:][:len(src)], src)
-				pp := l.packed[xi*pStep+pb+c0*winoRowBlock:][:(len(src)-1)*winoRowBlock+1]
+				pp := l.packed[xi*pStep+pb+c0*RowBlock:][:(len(src)-1)*RowBlock+1]
 				for i, v := range src {
-					pp[i*winoRowBlock] = v
+					pp[i*RowBlock] = v
 				}
 			}
 		}
 	}
-	n := l.cin * 9
-	copy(l.w[co0*n:co1*n], w[co0*n:co1*n])
-	copy(l.bias[co0:co1], bias[co0:co1])
+	n := l.Cin * 9
+	copy(l.W[co0*n:co1*n], w[co0*n:co1*n])
+	copy(l.Bias[co0:co1], bias[co0:co1])
 }
 
-// setTransposeOf makes l (built as newWinoLayer(src.cout, src.cin)) hold
+// SetTransposeOf makes l (built as NewLayer(src.Cout, src.Cin)) hold
 // the transposes U_ξᵀ of src's transformed filters, which map a
 // convolution's output gradient back to its input, for src's output
 // channels [co0, co1) (which goroutines can share out). No bias.
-func (l *winoLayer) setTransposeOf(src *winoLayer, co0, co1 int) {
+func (l *Layer) SetTransposeOf(src *Layer, co0, co1 int) {
 	// l's rows are src's columns ci, its columns src's rows co: a block of
-	// winoRowBlock rows of l's packed filters holds, for each co, src's
-	// row co at columns [blk, blk+winoRowBlock) side by side.
-	for xi := 0; xi < winoPoints; xi++ {
-		ut := l.u[xi*l.cout*l.cin : (xi+1)*l.cout*l.cin]
-		pt := l.packed[xi*l.rows*l.cin : (xi+1)*l.rows*l.cin]
+	// RowBlock rows of l's packed filters holds, for each co, src's
+	// row co at columns [blk, blk+RowBlock) side by side.
+	for xi := 0; xi < Points; xi++ {
+		ut := l.u[xi*l.Cout*l.Cin : (xi+1)*l.Cout*l.Cin]
+		pt := l.packed[xi*l.Rows*l.Cin : (xi+1)*l.Rows*l.Cin]
 		for co := co0; co < co1; co++ {
-			row := src.u[(xi*src.cout+co)*src.cin:][:src.cin]
+			row := src.u[(xi*src.Cout+co)*src.Cin:][:src.Cin]
 			for ci, v := range row {
-				ut[ci*l.cin+co] = v
+				ut[ci*l.Cin+co] = v
 			}
-			for blk := 0; blk < src.cin; blk += winoRowBlock {
-				copy(pt[blk*l.cin+co*winoRowBlock:][:winoRowBlock], row[blk:min(blk+winoRowBlock, src.cin)])
+			for blk := 0; blk < src.Cin; blk += RowBlock {
+				copy(pt[blk*l.Cin+co*RowBlock:][:RowBlock], row[blk:min(blk+RowBlock, src.Cin)])
 			}
 		}
 	}
@@ -158,7 +158,7 @@ func (l *winoLayer) setTransposeOf(src *winoLayer, co0, co1 int) {
 // rounded once. G = [[1, 0, 0], [½, ½, ½], [½, −½, ½], [0, 0, 1]]; its
 // products are written out (halving is exact), in the order of the sums
 // G·f·Gᵀ spells out, so the values are those of the plain matrix products.
-func transformFilter(f []float32) [winoPoints]float32 {
+func transformFilter(f []float32) [Points]float32 {
 	f = f[:9:9]
 	var t [4][3]float64 // G·f
 	for c := 0; c < 3; c++ {
@@ -168,7 +168,7 @@ func transformFilter(f []float32) [winoPoints]float32 {
 		t[2][c] = (f0 - f1 + f2) * winoHalf
 		t[3][c] = f2
 	}
-	var u [winoPoints]float32
+	var u [Points]float32
 	for r := 0; r < 4; r++ { // (G·f)·Gᵀ
 		t0, t1, t2 := t[r][0], t[r][1], t[r][2]
 		u[r*4] = float32(t0)
@@ -182,21 +182,21 @@ func transformFilter(f []float32) [winoPoints]float32 {
 // winoInputGo writes the transformed input V = Bᵀ d B of every tile of
 // channels [0, cin) of src (lane layout) to v: point ξ of channel c's tile
 // t, lane p, at v[ξ·xiStride + c·ld + t·lanes + p] (the fast path's
-// layout has ld = winoCols, xiStride = winoStride(cin); training puts
+// layout has ld = Cols, xiStride = Stride(cin); training puts
 // several groups side by side in wider rows). Bᵀ = [[1, 0, −1, 0],
 // [0, 1, 1, 0], [0, −1, 1, 0], [0, 1, 0, −1]]. The portable kernel, and
 // the reference for the assembly ones.
 func winoInputGo(src []float32, cin int, v []float32, ld, xiStride int) {
 	for ci := 0; ci < cin; ci++ {
-		a := src[ci*laneChannel : (ci+1)*laneChannel]
+		a := src[ci*LaneChannel : (ci+1)*LaneChannel]
 		for t := 0; t < winoTiles; t++ {
 			base := (t/4)*laneTileRow + (t%4)*laneTileCol
-			dst := ci*ld + t*lanes
-			for p := 0; p < lanes; p++ {
+			dst := ci*ld + t*Lanes
+			for p := 0; p < Lanes; p++ {
 				var d, bd [4][4]float32
 				for i := 0; i < 4; i++ {
 					for j := 0; j < 4; j++ {
-						d[i][j] = a[base+i*laneRow+j*lanes+p]
+						d[i][j] = a[base+i*laneRow+j*Lanes+p]
 					}
 				}
 				for j := 0; j < 4; j++ { // Bᵀ·d
@@ -225,13 +225,13 @@ func winoInputGo(src []float32, cin int, v []float32, ld, xiStride int) {
 // zero. Aᵀ = [[1, 1, 1, 0], [0, 1, −1, −1]]. The portable kernel, and the
 // reference for the assembly ones.
 func winoOutputGo(m []float32, rows, cout int, bias, dst []float32, residual, relu bool) {
-	xiStride := winoStride(rows)
+	xiStride := Stride(rows)
 	for co := 0; co < cout; co++ {
-		out := dst[co*laneChannel : (co+1)*laneChannel]
+		out := dst[co*LaneChannel : (co+1)*LaneChannel]
 		for t := 0; t < winoTiles; t++ {
-			src := co*winoCols + t*lanes
+			src := co*Cols + t*Lanes
 			o := (t/4)*laneTileRow + (t%4)*laneTileCol + padLaneFirst
-			for p := 0; p < lanes; p++ {
+			for p := 0; p < Lanes; p++ {
 				var s [2][4]float32 // Aᵀ·M
 				for j := 0; j < 4; j++ {
 					m0 := m[src+j*xiStride+p]
@@ -247,12 +247,12 @@ func winoOutputGo(m []float32, rows, cout int, bias, dst []float32, residual, re
 					q := o + i*laneRow + p
 					if residual {
 						y0 += out[q]
-						y1 += out[q+lanes]
+						y1 += out[q+Lanes]
 					}
 					if relu {
 						y0, y1 = max(y0, 0), max(y1, 0)
 					}
-					out[q], out[q+lanes] = y0, y1
+					out[q], out[q+Lanes] = y0, y1
 				}
 			}
 		}
@@ -266,15 +266,15 @@ func winoOutputGo(m []float32, rows, cout int, bias, dst []float32, residual, re
 // dm[ξ·xiStride + c·ld + t·lanes + p].
 func winoOutAdjointGo(dy []float32, cout int, dm []float32, ld, xiStride int) {
 	for co := 0; co < cout; co++ {
-		g := dy[co*laneChannel : (co+1)*laneChannel]
+		g := dy[co*LaneChannel : (co+1)*LaneChannel]
 		for t := 0; t < winoTiles; t++ {
 			q0 := (t/4)*laneTileRow + (t%4)*laneTileCol + padLaneFirst
-			dst := co*ld + t*lanes
-			for p := 0; p < lanes; p++ {
+			dst := co*ld + t*Lanes
+			for p := 0; p < Lanes; p++ {
 				q := q0 + p
 				var u [4][2]float32 // A·dY
 				for b := 0; b < 2; b++ {
-					y0, y1 := g[q+b*lanes], g[q+laneRow+b*lanes]
+					y0, y1 := g[q+b*Lanes], g[q+laneRow+b*Lanes]
 					u[0][b], u[1][b], u[2][b], u[3][b] = y0, y0+y1, y0-y1, -y1
 				}
 				for i := 0; i < 4; i++ { // (A·dY)·Aᵀ
@@ -291,19 +291,19 @@ func winoOutAdjointGo(dy []float32, cout int, dm []float32, ld, xiStride int) {
 
 // winoInAdjointGo is the adjoint of the input transform: from the
 // gradient dV of every tile's transformed input (point ξ of channel c's
-// tile t, lane p, at dv[ξ·xiStride + c·winoCols + t·lanes + p]) it writes
+// tile t, lane p, at dv[ξ·xiStride + c·Cols + t·lanes + p]) it writes
 // the gradient of channels [0, cin) of the convolution's input to dx (lane
 // layout): the sum over the tiles whose patch covers a square of
 // B dV Bᵀ. The border squares receive the padding's gradient, which
 // callers ignore.
 func winoInAdjointGo(dv []float32, cin, xiStride int, dx []float32) {
-	clear(dx[:cin*laneChannel])
+	clear(dx[:cin*LaneChannel])
 	for ci := 0; ci < cin; ci++ {
-		g := dx[ci*laneChannel : (ci+1)*laneChannel]
+		g := dx[ci*LaneChannel : (ci+1)*LaneChannel]
 		for t := 0; t < winoTiles; t++ {
 			base := (t/4)*laneTileRow + (t%4)*laneTileCol
-			src := ci*winoCols + t*lanes
-			for p := 0; p < lanes; p++ {
+			src := ci*Cols + t*Lanes
+			for p := 0; p < Lanes; p++ {
 				var w [4][4]float32 // B·dV
 				for j := 0; j < 4; j++ {
 					v0 := dv[src+j*xiStride+p]
@@ -316,24 +316,24 @@ func winoInAdjointGo(dv []float32, cin, xiStride int, dx []float32) {
 					r := w[a]
 					q := base + a*laneRow + p
 					g[q] += r[0]
-					g[q+lanes] += r[1] - r[2] + r[3]
-					g[q+2*lanes] += r[1] + r[2] - r[0]
-					g[q+3*lanes] -= r[3]
+					g[q+Lanes] += r[1] - r[2] + r[3]
+					g[q+2*Lanes] += r[1] + r[2] - r[0]
+					g[q+3*Lanes] -= r[3]
 				}
 			}
 		}
 	}
 }
 
-// filterGradient turns the gradient dU of the transformed filters (point
+// FilterGradient turns the gradient dU of the transformed filters (point
 // ξ of filter pair (co, ci) at du[(co·16 + ξ)·cin + ci]) into the gradient
 // of the 3×3 filters, dw [cout][cin][3][3]: the adjoint Gᵀ dU G of the
 // filter transform, in float64, G's products written out (halving is
 // exact) in the order of the plain matrix products' sums.
-func filterGradient(du []float64, cin, cout int, dw []float32) {
+func FilterGradient(du []float64, cin, cout int, dw []float32) {
 	const h = winoHalf
 	for co := 0; co < cout; co++ {
-		d := du[co*winoPoints*cin : (co+1)*winoPoints*cin]
+		d := du[co*Points*cin : (co+1)*Points*cin]
 		for ci := 0; ci < cin; ci++ {
 			var t [3][4]float64 // Gᵀ·dU
 			for j := 0; j < 4; j++ {
@@ -378,9 +378,9 @@ func gemmNTGo(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float
 // lane layout; lanes s.. are zeroed.
 func toLanes(src []float32, channels, s int, dst []float32) {
 	for c := 0; c < channels; c++ {
-		ch := dst[c*laneChannel : (c+1)*laneChannel]
+		ch := dst[c*LaneChannel : (c+1)*LaneChannel]
 		for sq := 0; sq < planeSquares; sq++ {
-			d := ch[padSquare(sq)*lanes : padSquare(sq)*lanes+lanes : padSquare(sq)*lanes+lanes]
+			d := ch[padSquare(sq)*Lanes : padSquare(sq)*Lanes+Lanes : padSquare(sq)*Lanes+Lanes]
 			for p := 0; p < s; p++ {
 				d[p] = src[(p*channels+c)*planeSquares+sq]
 			}
@@ -394,9 +394,9 @@ func toLanes(src []float32, channels, s int, dst []float32) {
 // into the lane layout.
 func toLanesMasked(src, mask []float32, channels, s int, dst []float32) {
 	for c := 0; c < channels; c++ {
-		ch := dst[c*laneChannel : (c+1)*laneChannel]
+		ch := dst[c*LaneChannel : (c+1)*LaneChannel]
 		for sq := 0; sq < planeSquares; sq++ {
-			d := ch[padSquare(sq)*lanes : padSquare(sq)*lanes+lanes : padSquare(sq)*lanes+lanes]
+			d := ch[padSquare(sq)*Lanes : padSquare(sq)*Lanes+Lanes : padSquare(sq)*Lanes+Lanes]
 			for p := 0; p < s; p++ {
 				i := (p*channels+c)*planeSquares + sq
 				if mask[i] > 0 {
@@ -425,7 +425,7 @@ func laneSums(src []float32, channels int, sums []float32) {
 	for c := 0; c < channels; c++ {
 		var acc [8][8]float32
 		for r := 0; r < 8; r++ {
-			blk := src[c*laneChannel+padLaneFirst+r*laneRow:][:planeSquares]
+			blk := src[c*LaneChannel+padLaneFirst+r*laneRow:][:planeSquares]
 			for v := 0; v < 8; v++ {
 				for l := 0; l < 8; l++ {
 					acc[v][l] += blk[v*8+l]
@@ -453,12 +453,42 @@ func sum64(acc *[8][8]float32) float32 {
 // c·64 + square].
 func fromLanes(src []float32, channels, s int, dst []float32, posStride int) {
 	for c := 0; c < channels; c++ {
-		ch := src[c*laneChannel : (c+1)*laneChannel]
+		ch := src[c*LaneChannel : (c+1)*LaneChannel]
 		for sq := 0; sq < planeSquares; sq++ {
-			d := ch[padSquare(sq)*lanes : padSquare(sq)*lanes+lanes : padSquare(sq)*lanes+lanes]
+			d := ch[padSquare(sq)*Lanes : padSquare(sq)*Lanes+Lanes : padSquare(sq)*Lanes+Lanes]
 			for p := 0; p < s; p++ {
 				dst[p*posStride+c*planeSquares+sq] = d[p]
 			}
 		}
+	}
+}
+
+// reluGradGo writes d[i] = dy[i] if y[i] > 0, else 0. The portable kernel.
+func reluGradGo(dy, y, d []float32) {
+	for i := range d {
+		if y[i] > 0 {
+			d[i] = dy[i]
+		} else {
+			d[i] = 0
+		}
+	}
+}
+
+// channelSumsGo writes the sum of channels [lo, hi) of x
+// [batch][channels][64] to sums[lo:hi], in float32 (eight interleaved sums
+// per channel, combined in a fixed order, as the assembly kernel does).
+// The portable kernel.
+func channelSumsGo(x []float32, batch, channels, lo, hi int, sums []float32) {
+	for c := lo; c < hi; c++ {
+		var acc [8][8]float32
+		for b := 0; b < batch; b++ {
+			blk := x[(b*channels+c)*planeSquares : (b*channels+c+1)*planeSquares]
+			for v := 0; v < 8; v++ {
+				for l := 0; l < 8; l++ {
+					acc[v][l] += blk[v*8+l]
+				}
+			}
+		}
+		sums[c] = sum64(&acc)
 	}
 }

@@ -1,12 +1,12 @@
 //go:build amd64 && !purego
 
-package model
+package kernel
 
 import "golang.org/x/sys/cpu"
 
-// haveAVX512 is fixed at start-up from the CPU's (and OS's) features. The
+// HaveAVX512 is fixed at start-up from the CPU's (and OS's) features. The
 // AVX-512 set also runs the AVX2 transforms and products.
-var haveAVX512 = haveAVX2 && cpu.X86.HasAVX512F
+var HaveAVX512 = HaveAVX2 && cpu.X86.HasAVX512F
 
 // winoIn8 is winoInputGo for 8 lanes, in assembly (AVX2); see
 // wino_amd64.s. ld and xiStride are in floats.
@@ -21,7 +21,7 @@ func winoIn8(src, dst *float32, cin, ld, xiStride int)
 func winoOut8(m, dst, bias *float32, cout, xiStride, flags int)
 
 // sgemmPacked8x32 computes C[0:8][0:n] = A·B with A packed as k groups of
-// 8 (see winoLayer.packed), n a multiple of 32; strides in floats.
+// 8 (see Layer.packed), n a multiple of 32; strides in floats.
 // AVX-512.
 //
 //go:noescape
@@ -34,7 +34,7 @@ func winoInputAVX2(src []float32, cin int, v []float32, ld, xiStride int) {
 	}
 	// The kernel trusts its pointers: check the extents once here (a
 	// failure panics, which the evaluator turns into an error).
-	if ld < winoCols || xiStride < cin*ld || len(src) < cin*laneChannel || len(v) < (winoPoints-1)*xiStride+(cin-1)*ld+winoCols {
+	if ld < Cols || xiStride < cin*ld || len(src) < cin*LaneChannel || len(v) < (Points-1)*xiStride+(cin-1)*ld+Cols {
 		panic("model: winograd input transform: buffers too small")
 	}
 	winoIn8(&src[0], &v[0], cin, ld, xiStride)
@@ -45,7 +45,7 @@ func winoOutputAVX2(m []float32, rows, cout int, bias, dst []float32, residual, 
 	if cout < 1 {
 		return
 	}
-	if rows < cout || len(m) < winoPoints*winoStride(rows) || len(bias) < cout || len(dst) < cout*laneChannel {
+	if rows < cout || len(m) < Points*Stride(rows) || len(bias) < cout || len(dst) < cout*LaneChannel {
 		panic("model: winograd output transform: buffers too small")
 	}
 	flags := 0
@@ -55,19 +55,19 @@ func winoOutputAVX2(m []float32, rows, cout int, bias, dst []float32, residual, 
 	if relu {
 		flags |= 2
 	}
-	winoOut8(&m[0], &dst[0], &bias[0], cout, winoStride(rows), flags)
+	winoOut8(&m[0], &dst[0], &bias[0], cout, Stride(rows), flags)
 }
 
 // productsAVX512 computes the Winograd products with the AVX-512 kernel on
 // the packed filters, a block of 8 output rows at a time.
-func productsAVX512(l *winoLayer, v, m []float32) {
-	if len(l.packed) < winoPoints*l.rows*l.cin || len(v) < winoPoints*winoStride(l.cin) || len(m) < winoPoints*winoStride(l.rows) {
+func productsAVX512(l *Layer, v, m []float32) {
+	if len(l.packed) < Points*l.Rows*l.Cin || len(v) < Points*Stride(l.Cin) || len(m) < Points*Stride(l.Rows) {
 		panic("model: winograd products: buffers too small")
 	}
-	for xi := 0; xi < winoPoints; xi++ {
-		vx := &v[xi*winoStride(l.cin)]
-		for r := 0; r < l.rows; r += winoRowBlock {
-			sgemmPacked8x32(l.cin, &l.packed[(xi*l.rows+r)*l.cin], vx, winoCols, &m[xi*winoStride(l.rows)+r*winoCols], winoCols, winoCols)
+	for xi := 0; xi < Points; xi++ {
+		vx := &v[xi*Stride(l.Cin)]
+		for r := 0; r < l.Rows; r += RowBlock {
+			sgemmPacked8x32(l.Cin, &l.packed[(xi*l.Rows+r)*l.Cin], vx, Cols, &m[xi*Stride(l.Rows)+r*Cols], Cols, Cols)
 		}
 	}
 }
@@ -80,31 +80,31 @@ func transpose8x8(src *float32, srcStride, srcStep int, dst *float32, dstStride,
 
 // toLanesAVX2 is toLanes with full groups transposed 8×8 in assembly.
 func toLanesAVX2(src []float32, channels, s int, dst []float32) {
-	if s < lanes || channels < 1 {
+	if s < Lanes || channels < 1 {
 		toLanes(src, channels, s, dst)
 		return
 	}
-	if len(src) < lanes*channels*planeSquares || len(dst) < channels*laneChannel {
+	if len(src) < Lanes*channels*planeSquares || len(dst) < channels*LaneChannel {
 		panic("model: lane layout: buffers too small")
 	}
 	// Rank r of position p (8 floats) becomes lane p of the rank's 8
 	// consecutive padded squares (64 floats).
 	for c := 0; c < channels; c++ {
-		transpose8x8(&src[c*planeSquares], channels*planeSquares, 8, &dst[c*laneChannel+padLaneFirst], lanes, laneRow, 8)
+		transpose8x8(&src[c*planeSquares], channels*planeSquares, 8, &dst[c*LaneChannel+padLaneFirst], Lanes, laneRow, 8)
 	}
 }
 
 // fromLanesAVX2 is fromLanes with full groups transposed 8×8 in assembly.
 func fromLanesAVX2(src []float32, channels, s int, dst []float32, posStride int) {
-	if s < lanes || channels < 1 {
+	if s < Lanes || channels < 1 {
 		fromLanes(src, channels, s, dst, posStride)
 		return
 	}
-	if posStride < channels*planeSquares || len(src) < channels*laneChannel || len(dst) < (lanes-1)*posStride+channels*planeSquares {
+	if posStride < channels*planeSquares || len(src) < channels*LaneChannel || len(dst) < (Lanes-1)*posStride+channels*planeSquares {
 		panic("model: lane layout: buffers too small")
 	}
 	for c := 0; c < channels; c++ {
-		transpose8x8(&src[c*laneChannel+padLaneFirst], lanes, laneRow, &dst[c*planeSquares], posStride, 8, 8)
+		transpose8x8(&src[c*LaneChannel+padLaneFirst], Lanes, laneRow, &dst[c*planeSquares], posStride, 8, 8)
 	}
 }
 
@@ -167,7 +167,7 @@ func winoOutAdjointAVX2(dy []float32, cout int, dm []float32, ld, xiStride int) 
 	if cout < 1 {
 		return
 	}
-	if ld < winoCols || xiStride < cout*ld || len(dy) < cout*laneChannel || len(dm) < (winoPoints-1)*xiStride+(cout-1)*ld+winoCols {
+	if ld < Cols || xiStride < cout*ld || len(dy) < cout*LaneChannel || len(dm) < (Points-1)*xiStride+(cout-1)*ld+Cols {
 		panic("model: winograd output adjoint: buffers too small")
 	}
 	winoOutAdj8(&dy[0], &dm[0], cout, ld, xiStride)
@@ -178,10 +178,10 @@ func winoInAdjointAVX2(dv []float32, cin, xiStride int, dx []float32) {
 	if cin < 1 {
 		return
 	}
-	if xiStride < cin*winoCols || len(dv) < (winoPoints-1)*xiStride+cin*winoCols || len(dx) < cin*laneChannel {
+	if xiStride < cin*Cols || len(dv) < (Points-1)*xiStride+cin*Cols || len(dx) < cin*LaneChannel {
 		panic("model: winograd input adjoint: buffers too small")
 	}
-	clear(dx[:cin*laneChannel])
+	clear(dx[:cin*LaneChannel])
 	winoInAdj8(&dv[0], cin, xiStride, &dx[0])
 }
 
@@ -228,12 +228,12 @@ func channelSumsAVX2(x []float32, batch, channels, lo, hi int, sums []float32) {
 //go:noescape
 func nonzeroBits16(src *float32, blocks int, bits *uint16)
 
-// nonzeroWords is nonzeroBits16 on slices where the CPU has AVX-512: it
+// NonzeroWords is nonzeroBits16 on slices where the CPU has AVX-512: it
 // fills bits[:len(src)/16] and returns how many it filled (0 without
 // AVX-512).
-func nonzeroWords(src []float32, bits []uint16) int {
+func NonzeroWords(src []float32, bits []uint16) int {
 	n := min(len(src)/16, len(bits))
-	if !haveAVX512 || n == 0 {
+	if !HaveAVX512 || n == 0 {
 		return 0
 	}
 	nonzeroBits16(&src[0], n, &bits[0])
@@ -249,25 +249,25 @@ func transpose8x8Masked(src, mask *float32, srcStride, srcStep int, dst *float32
 // toLanesMaskedAVX2 is toLanesMasked with full groups transposed and
 // masked 8×8 in assembly.
 func toLanesMaskedAVX2(src, mask []float32, channels, s int, dst []float32) {
-	if s < lanes || channels < 1 {
+	if s < Lanes || channels < 1 {
 		toLanesMasked(src, mask, channels, s, dst)
 		return
 	}
-	if len(src) < lanes*channels*planeSquares || len(mask) < lanes*channels*planeSquares || len(dst) < channels*laneChannel {
+	if len(src) < Lanes*channels*planeSquares || len(mask) < Lanes*channels*planeSquares || len(dst) < channels*LaneChannel {
 		panic("model: lane layout: buffers too small")
 	}
 	for c := 0; c < channels; c++ {
-		transpose8x8Masked(&src[c*planeSquares], &mask[c*planeSquares], channels*planeSquares, 8, &dst[c*laneChannel+padLaneFirst], lanes, laneRow, 8)
+		transpose8x8Masked(&src[c*planeSquares], &mask[c*planeSquares], channels*planeSquares, 8, &dst[c*LaneChannel+padLaneFirst], Lanes, laneRow, 8)
 	}
 }
 
 // laneSumsAVX2 is laneSums on the assembly kernel.
 func laneSumsAVX2(src []float32, channels int, sums []float32) {
-	if len(src) < channels*laneChannel || len(sums) < channels {
+	if len(src) < channels*LaneChannel || len(sums) < channels {
 		panic("model: lane sums: buffers too small")
 	}
 	for c := 0; c < channels; c++ {
-		sums[c] = sumBlocks64(&src[c*laneChannel+padLaneFirst], 8, laneRow)
+		sums[c] = sumBlocks64(&src[c*LaneChannel+padLaneFirst], 8, laneRow)
 	}
 }
 
@@ -278,10 +278,10 @@ func laneSumsAVX2(src []float32, channels int, sums []float32) {
 //go:noescape
 func sgemmPacked8x32Bias(k int, a, b *float32, ldb int, c *float32, ldc, n int, bias *float32, relu int)
 
-// packedProductBias computes C[0:8][0:n] = A·B + bias, clamped at zero if
+// PackedProductBias computes C[0:8][0:n] = A·B + bias, clamped at zero if
 // relu, for A packed as k groups of 8 floats (8 rows side by side), B
 // row-major k×n (stride ldb), n a multiple of 32, on the AVX-512 kernel.
-func packedProductBias(k int, a, b []float32, ldb int, c []float32, ldc, n int, bias []float32, relu bool) {
+func PackedProductBias(k int, a, b []float32, ldb int, c []float32, ldc, n int, bias []float32, relu bool) {
 	if k < 1 || n < 32 || n%32 != 0 || ldb < n || ldc < n || len(a) < 8*k || len(b) < (k-1)*ldb+n || len(c) < 7*ldc+n || len(bias) < 8 {
 		panic("model: packed product: matrix extents out of range")
 	}
@@ -300,16 +300,16 @@ func transpose8x8MaskedKeep(src, mask, keep *float32, srcStride, srcStep int, ds
 
 // toLanesMaskedKeepAVX2 is toLanesMaskedKeep with full groups in assembly.
 func toLanesMaskedKeepAVX2(src, mask, keep []float32, channels, s int, dst []float32) {
-	if s < lanes || channels < 1 {
+	if s < Lanes || channels < 1 {
 		toLanesMaskedKeep(src, mask, keep, channels, s, dst)
 		return
 	}
-	n := lanes * channels * planeSquares
-	if len(src) < n || len(mask) < n || len(keep) < n || len(dst) < channels*laneChannel {
+	n := Lanes * channels * planeSquares
+	if len(src) < n || len(mask) < n || len(keep) < n || len(dst) < channels*LaneChannel {
 		panic("model: lane layout: buffers too small")
 	}
 	for c := 0; c < channels; c++ {
-		transpose8x8MaskedKeep(&src[c*planeSquares], &mask[c*planeSquares], &keep[c*planeSquares], channels*planeSquares, 8, &dst[c*laneChannel+padLaneFirst], lanes, laneRow, 8)
+		transpose8x8MaskedKeep(&src[c*planeSquares], &mask[c*planeSquares], &keep[c*planeSquares], channels*planeSquares, 8, &dst[c*LaneChannel+padLaneFirst], Lanes, laneRow, 8)
 	}
 }
 
@@ -326,11 +326,11 @@ func toLanesMasked512(src, mask, keep, dst *float32, channels, posStride int)
 
 // toLanesAVX512 is toLanes on toLanes512 for full groups.
 func toLanesAVX512(src []float32, channels, s int, dst []float32) {
-	if s < lanes || channels < 1 {
+	if s < Lanes || channels < 1 {
 		toLanes(src, channels, s, dst)
 		return
 	}
-	if len(src) < lanes*channels*planeSquares || len(dst) < channels*laneChannel {
+	if len(src) < Lanes*channels*planeSquares || len(dst) < channels*LaneChannel {
 		panic("model: lane layout: buffers too small")
 	}
 	toLanes512(&src[0], &dst[0], channels, channels*planeSquares)
@@ -338,12 +338,12 @@ func toLanesAVX512(src []float32, channels, s int, dst []float32) {
 
 // toLanesMaskedAVX512 is toLanesMasked on toLanesMasked512 for full groups.
 func toLanesMaskedAVX512(src, mask []float32, channels, s int, dst []float32) {
-	if s < lanes || channels < 1 {
+	if s < Lanes || channels < 1 {
 		toLanesMasked(src, mask, channels, s, dst)
 		return
 	}
-	n := lanes * channels * planeSquares
-	if len(src) < n || len(mask) < n || len(dst) < channels*laneChannel {
+	n := Lanes * channels * planeSquares
+	if len(src) < n || len(mask) < n || len(dst) < channels*LaneChannel {
 		panic("model: lane layout: buffers too small")
 	}
 	toLanesMasked512(&src[0], &mask[0], nil, &dst[0], channels, channels*planeSquares)
@@ -352,12 +352,12 @@ func toLanesMaskedAVX512(src, mask []float32, channels, s int, dst []float32) {
 // toLanesMaskedKeepAVX512 is toLanesMaskedKeep on toLanesMasked512 for
 // full groups.
 func toLanesMaskedKeepAVX512(src, mask, keep []float32, channels, s int, dst []float32) {
-	if s < lanes || channels < 1 {
+	if s < Lanes || channels < 1 {
 		toLanesMaskedKeep(src, mask, keep, channels, s, dst)
 		return
 	}
-	n := lanes * channels * planeSquares
-	if len(src) < n || len(mask) < n || len(keep) < n || len(dst) < channels*laneChannel {
+	n := Lanes * channels * planeSquares
+	if len(src) < n || len(mask) < n || len(keep) < n || len(dst) < channels*LaneChannel {
 		panic("model: lane layout: buffers too small")
 	}
 	toLanesMasked512(&src[0], &mask[0], &keep[0], &dst[0], channels, channels*planeSquares)

@@ -1,4 +1,4 @@
-package model
+package kernel
 
 import (
 	"gonum.org/v1/gonum/blas"
@@ -34,12 +34,12 @@ func gemmAccGonum(m, n, k int, a []float32, lda int, b []float32, ldb int, c []f
 	}
 }
 
-// gemmFunc computes C += A·B (see gemmAccGonum for the layout).
-type gemmFunc func(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, relu bool)
+// GemmFunc computes C += A·B (see gemmAccGonum for the layout).
+type GemmFunc func(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, relu bool)
 
 // bestGemm returns the fastest product this CPU supports.
-func bestGemm() gemmFunc {
-	if haveAVX2 {
+func bestGemm() GemmFunc {
+	if HaveAVX2 {
 		return gemmAccAVX2
 	}
 	return gemmAccGonum
@@ -70,5 +70,19 @@ func reluMatrix(m, n int, c []float32, ldc int) {
 func clearMatrix(m, n int, c []float32, ldc int) {
 	for i := 0; i < m; i++ {
 		clear(c[i*ldc : i*ldc+n])
+	}
+}
+
+func Fill(s []float32, v float32) {
+	for i := range s {
+		s[i] = v
+	}
+}
+
+func reluInPlace(s []float32) {
+	for i, v := range s {
+		if v < 0 {
+			s[i] = 0
+		}
 	}
 }

@@ -1,6 +1,6 @@
 //go:build amd64 && !purego
 
-package model
+package kernel
 
 import (
 	"math"
@@ -11,16 +11,16 @@ import (
 // The AVX-512 packed product matches a plain product for depths that are
 // odd or short, several panels and padded strides.
 func TestPackedProduct(t *testing.T) {
-	if !haveAVX512 {
+	if !HaveAVX512 {
 		t.Skip("no AVX-512 on this CPU")
 	}
 	rng := rand.New(rand.NewPCG(18, 18))
 	for _, sz := range [][2]int{{1, 32}, {2, 32}, {3, 64}, {37, 128}, {32, 96}, {130, 32}} {
 		k, n := sz[0], sz[1]
 		ldb, ldc := n+5, n+11
-		a := make([]float32, k*winoRowBlock)
+		a := make([]float32, k*RowBlock)
 		b := make([]float32, k*ldb)
-		c := make([]float32, winoRowBlock*ldc)
+		c := make([]float32, RowBlock*ldc)
 		for i := range a {
 			a[i] = rng.Float32()*2 - 1
 		}
@@ -31,7 +31,7 @@ func TestPackedProduct(t *testing.T) {
 			c[i] = float32(math.NaN()) // overwritten, never read
 		}
 		sgemmPacked8x32(k, &a[0], &b[0], ldb, &c[0], ldc, n)
-		for r := 0; r < winoRowBlock; r++ {
+		for r := 0; r < RowBlock; r++ {
 			for j := 0; j < ldc; j++ {
 				got := c[r*ldc+j]
 				if j >= n {
@@ -42,7 +42,7 @@ func TestPackedProduct(t *testing.T) {
 				}
 				var want float64
 				for l := 0; l < k; l++ {
-					want += float64(a[l*winoRowBlock+r]) * float64(b[l*ldb+j])
+					want += float64(a[l*RowBlock+r]) * float64(b[l*ldb+j])
 				}
 				if d := math.Abs(float64(got) - want); d > 1e-5*math.Sqrt(float64(k)) {
 					t.Fatalf("k=%d n=%d: C[%d][%d] = %v, want %v", k, n, r, j, got, want)
@@ -55,7 +55,7 @@ func TestPackedProduct(t *testing.T) {
 // The packed product with bias adds each row's bias and, with relu, clamps
 // at zero but keeps NaNs.
 func TestPackedProductBias(t *testing.T) {
-	if !haveAVX512 {
+	if !HaveAVX512 {
 		t.Skip("no AVX-512 on this CPU")
 	}
 	rng := rand.New(rand.NewPCG(28, 28))
@@ -63,14 +63,14 @@ func TestPackedProductBias(t *testing.T) {
 		for _, sz := range [][2]int{{1, 32}, {5, 64}, {73, 64}} {
 			k, n := sz[0], sz[1]
 			ldb, ldc := n+3, n+7
-			a, b, c := randomNormal(rng, k*winoRowBlock, 1), randomNormal(rng, k*ldb, 1), make([]float32, winoRowBlock*ldc)
-			bias := randomNormal(rng, winoRowBlock, 1)
+			a, b, c := randomNormal(rng, k*RowBlock, 1), randomNormal(rng, k*ldb, 1), make([]float32, RowBlock*ldc)
+			bias := randomNormal(rng, RowBlock, 1)
 			b[0] = float32(math.NaN()) // column 0 of every row is NaN
 			for i := range c {
 				c[i] = -7
 			}
-			packedProductBias(k, a, b, ldb, c, ldc, n, bias, relu)
-			for r := 0; r < winoRowBlock; r++ {
+			PackedProductBias(k, a, b, ldb, c, ldc, n, bias, relu)
+			for r := 0; r < RowBlock; r++ {
 				for j := 0; j < ldc; j++ {
 					got := c[r*ldc+j]
 					if j >= n {
@@ -81,7 +81,7 @@ func TestPackedProductBias(t *testing.T) {
 					}
 					want := float64(bias[r])
 					for l := 0; l < k; l++ {
-						want += float64(a[l*winoRowBlock+r]) * float64(b[l*ldb+j])
+						want += float64(a[l*RowBlock+r]) * float64(b[l*ldb+j])
 					}
 					if relu {
 						want = math.Max(want, 0)

@@ -1,12 +1,12 @@
 //go:build amd64 && !purego
 
-package model
+package kernel
 
 import "golang.org/x/sys/cpu"
 
-// haveAVX2 is fixed at start-up from the CPU's (and OS's) features; the
+// HaveAVX2 is fixed at start-up from the CPU's (and OS's) features; the
 // "purego" build tag compiles the assembly out entirely.
-var haveAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+var HaveAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 // sgemm4x16 computes C[0:4][0:16] += A[0:4][0:k] · B[0:k][0:16] (if acc;
 // C = A·B, without reading C, otherwise), strides in elements, then if relu
@@ -22,17 +22,17 @@ func sgemm1x16(k int, a *float32, b *float32, ldb int, c *float32, relu, acc boo
 
 // gemmAccAVX2 is gemmAcc with the AVX2 kernels.
 func gemmAccAVX2(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, relu bool) {
-	gemmAVX2(m, n, k, a, lda, b, ldb, c, ldc, relu, true)
+	GemmAVX2(m, n, k, a, lda, b, ldb, c, ldc, relu, true)
 }
 
-// gemmAVX2 computes C += A·B if acc, else C = A·B without reading C (so
+// GemmAVX2 computes C += A·B if acc, else C = A·B without reading C (so
 // that stale or NaN contents do not matter), then applies the ReLU if relu;
 // layout as in gemmAccGonum. 16-column panels of B are each swept by 4-row
 // blocks of A, so that the panel (k×16 floats) stays in L1 while every block
-// of rows uses it: callers keep k moderate (see gemmBlocked). Each element
+// of rows uses it: callers keep k moderate (training's BLAS cuts k into blocks). Each element
 // of C is computed by the 4-row kernel unless its row is among the last m%4,
 // and by the naive loop if its column is among the last n%16.
-func gemmAVX2(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, relu, acc bool) {
+func GemmAVX2(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, relu, acc bool) {
 	if m == 0 || n == 0 {
 		return
 	}

@@ -1,10 +1,10 @@
 //go:build !amd64 || purego
 
-package model
+package kernel
 
 // No assembly kernels on this platform or with the purego tag; these are
-// never selected (see availableKernels) but keep the kernel table uniform.
-const haveAVX512 = false
+// never selected (see Available) but keep the kernel table uniform.
+const HaveAVX512 = false
 
 func winoInputAVX2(src []float32, cin int, v []float32, ld, xiStride int) {
 	winoInputGo(src, cin, v, ld, xiStride)
@@ -14,7 +14,7 @@ func winoOutputAVX2(m []float32, rows, cout int, bias, dst []float32, residual, 
 	winoOutputGo(m, rows, cout, bias, dst, residual, relu)
 }
 
-func productsAVX512(l *winoLayer, v, m []float32) { productsGo(l, v, m) }
+func productsAVX512(l *Layer, v, m []float32) { productsGo(l, v, m) }
 
 func toLanesAVX2(src []float32, channels, s int, dst []float32) { toLanes(src, channels, s, dst) }
 
@@ -44,7 +44,7 @@ func channelSumsAVX2(x []float32, batch, channels, lo, hi int, sums []float32) {
 	channelSumsGo(x, batch, channels, lo, hi, sums)
 }
 
-func nonzeroWords(src []float32, bits []uint16) int { return 0 }
+func NonzeroWords(src []float32, bits []uint16) int { return 0 }
 
 func toLanesMaskedAVX2(src, mask []float32, channels, s int, dst []float32) {
 	toLanesMasked(src, mask, channels, s, dst)
@@ -52,8 +52,8 @@ func toLanesMaskedAVX2(src, mask []float32, channels, s int, dst []float32) {
 
 func laneSumsAVX2(src []float32, channels int, sums []float32) { laneSums(src, channels, sums) }
 
-// packedProductBias is never called without the AVX-512 kernel set.
-func packedProductBias(k int, a, b []float32, ldb int, c []float32, ldc, n int, bias []float32, relu bool) {
+// PackedProductBias is never called without the AVX-512 kernel set.
+func PackedProductBias(k int, a, b []float32, ldb int, c []float32, ldc, n int, bias []float32, relu bool) {
 	panic("model: packed product: no AVX-512 kernels in this build")
 }
 

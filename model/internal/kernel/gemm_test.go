@@ -1,4 +1,4 @@
-package model
+package kernel
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 
 func TestGemmKernels(t *testing.T) {
 	rng := rand.New(rand.NewPCG(71, 71))
-	kernels := map[string]gemmFunc{"gonum": gemmAccGonum, "best": bestGemm(), "avx2": gemmAccAVX2}
+	kernels := map[string]GemmFunc{"gonum": gemmAccGonum, "best": bestGemm(), "avx2": gemmAccAVX2}
 	for _, sz := range [][3]int{{1, 1, 1}, {2, 3, 0}, {4, 16, 1}, {4, 16, 2}, {5, 17, 3}, {3, 33, 7}, {32, 1024, 288}, {7, 1858, 256}, {13, 64, 129}, {64, 80, 576}} {
 		m, n, k := sz[0], sz[1], sz[2]
 		// Padded strides to catch stride bugs.
@@ -62,7 +62,7 @@ func TestGemmKernels(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("AVX2 kernel available: %v", haveAVX2)
+	t.Logf("AVX2 kernel available: %v", HaveAVX2)
 }
 
 func BenchmarkGemm(b *testing.B) {
@@ -75,7 +75,7 @@ func BenchmarkGemm(b *testing.B) {
 		for i := range bb {
 			bb[i] = 0.25
 		}
-		for name, f := range map[string]gemmFunc{"gonum": gemmAccGonum, "avx2": gemmAccAVX2} {
+		for name, f := range map[string]GemmFunc{"gonum": gemmAccGonum, "avx2": gemmAccAVX2} {
 			b.Run(fmt.Sprintf("%s/%dx%dx%d", name, m, n, k), func(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					f(m, n, k, a, k, bb, n, c, n, false)

@@ -1,4 +1,4 @@
-package model
+package kernel
 
 import (
 	"fmt"
@@ -10,11 +10,11 @@ import (
 // refConvLanes is a plain float64 same-padded 3×3 convolution on the lane
 // layout: out[co][sq][p] = bias[co] + Σ w[co][ci][ky][kx]·in[ci][sq+(ky−1,kx−1)][p].
 func refConvLanes(in []float32, cin int, w, bias []float32, cout int) []float64 {
-	out := make([]float64, cout*laneChannel)
+	out := make([]float64, cout*LaneChannel)
 	for co := 0; co < cout; co++ {
 		for sq := 0; sq < planeSquares; sq++ {
 			r, f := sq/8, sq%8
-			for p := 0; p < lanes; p++ {
+			for p := 0; p < Lanes; p++ {
 				s := float64(bias[co])
 				for ci := 0; ci < cin; ci++ {
 					for ky := 0; ky < 3; ky++ {
@@ -23,11 +23,11 @@ func refConvLanes(in []float32, cin int, w, bias []float32, cout int) []float64 
 							if rr < 0 || rr > 7 || ff < 0 || ff > 7 {
 								continue
 							}
-							s += float64(w[((co*cin+ci)*3+ky)*3+kx]) * float64(in[ci*laneChannel+padSquare(rr*8+ff)*lanes+p])
+							s += float64(w[((co*cin+ci)*3+ky)*3+kx]) * float64(in[ci*LaneChannel+padSquare(rr*8+ff)*Lanes+p])
 						}
 					}
 				}
-				out[co*laneChannel+padSquare(sq)*lanes+p] = s
+				out[co*LaneChannel+padSquare(sq)*Lanes+p] = s
 			}
 		}
 	}
@@ -37,11 +37,11 @@ func refConvLanes(in []float32, cin int, w, bias []float32, cout int) []float64 
 // randomLanes returns channels planes in lane layout with random interior
 // values and a zero border.
 func randomLanes(rng *rand.Rand, channels int) []float32 {
-	a := make([]float32, channels*laneChannel)
+	a := make([]float32, channels*LaneChannel)
 	for c := 0; c < channels; c++ {
 		for sq := 0; sq < planeSquares; sq++ {
-			for p := 0; p < lanes; p++ {
-				a[c*laneChannel+padSquare(sq)*lanes+p] = rng.Float32()*2 - 1
+			for p := 0; p < Lanes; p++ {
+				a[c*LaneChannel+padSquare(sq)*Lanes+p] = rng.Float32()*2 - 1
 			}
 		}
 	}
@@ -55,8 +55,8 @@ func randomLanes(rng *rand.Rand, channels int) []float32 {
 // past cout and the buffers' slack untouched.
 func TestWinogradConvolution(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 15))
-	for _, name := range availableKernels() {
-		k, err := kernelSet(name)
+	for _, name := range Available() {
+		k, err := ByName(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,23 +73,23 @@ func TestWinogradConvolution(t *testing.T) {
 					for i := range bias {
 						bias[i] = rng.Float32() - 0.5
 					}
-					l := newWinoLayer(cin, cout)
-					l.setFilters(w, bias)
+					l := NewLayer(cin, cout)
+					l.SetFilters(w, bias)
 					want := refConvLanes(in, cin, w, bias, cout)
 					// One spare channel and some slack after it: must stay untouched.
 					const sentinel = 12345
 					dst := randomLanes(rng, cout+1)
-					for i := cout * laneChannel; i < len(dst); i++ {
+					for i := cout * LaneChannel; i < len(dst); i++ {
 						dst[i] = sentinel
 					}
 					old := append([]float32(nil), dst...)
-					v := make([]float32, winoPoints*winoStride(cin)+7)
-					m := make([]float32, winoPoints*winoStride(l.rows)+7)
-					k.winoIn(in, cin, v, winoCols, winoStride(cin))
-					k.products(l, v, m)
-					k.winoOut(m, l.rows, cout, l.bias, dst, mode.residual, mode.relu)
+					v := make([]float32, Points*Stride(cin)+7)
+					m := make([]float32, Points*Stride(l.Rows)+7)
+					k.WinoIn(in, cin, v, Cols, Stride(cin))
+					k.Products(l, v, m)
+					k.WinoOut(m, l.Rows, cout, l.Bias, dst, mode.residual, mode.relu)
 					for i, got := range dst {
-						c, sq := i/laneChannel, i%laneChannel/lanes
+						c, sq := i/LaneChannel, i%LaneChannel/Lanes
 						interior := c < cout && sq/padSide >= 1 && sq/padSide <= 8 && sq%padSide >= 1 && sq%padSide <= 8
 						if !interior {
 							if got != old[i] {
@@ -105,7 +105,7 @@ func TestWinogradConvolution(t *testing.T) {
 							exp = math.Max(exp, 0)
 						}
 						if d := math.Abs(float64(got) - exp); d > 2e-6*math.Sqrt(float64(cin*9))+1e-6 {
-							t.Fatalf("channel %d padded square %d lane %d: %v, want %v (|Δ| %.3g)", c, sq, i%lanes, got, exp, d)
+							t.Fatalf("channel %d padded square %d lane %d: %v, want %v (|Δ| %.3g)", c, sq, i%Lanes, got, exp, d)
 						}
 					}
 				})
@@ -119,28 +119,28 @@ func TestWinogradConvolution(t *testing.T) {
 // stale values a reused buffer holds.
 func TestWinogradTransformsExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(16, 16))
-	ref, err := kernelSet(kernelsPortable)
+	ref, err := ByName(Portable)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range availableKernels() {
-		k, err := kernelSet(name)
+	for _, name := range Available() {
+		k, err := ByName(name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, ch := range []int{1, 2, 7, 37} {
 			in := randomLanes(rng, ch)
-			n := winoPoints * winoStride(ch)
+			n := Points * Stride(ch)
 			v1, v2 := make([]float32, n), make([]float32, n)
-			ref.winoIn(in, ch, v1, winoCols, winoStride(ch))
-			k.winoIn(in, ch, v2, winoCols, winoStride(ch))
+			ref.WinoIn(in, ch, v1, Cols, Stride(ch))
+			k.WinoIn(in, ch, v2, Cols, Stride(ch))
 			for i := range v1 {
 				if v1[i] != v2[i] {
 					t.Fatalf("%s: input transform of %d channels differs at %d: %v, want %v", name, ch, i, v2[i], v1[i])
 				}
 			}
-			rows := (ch + winoPadRows) / winoRowBlock * winoRowBlock
-			m := make([]float32, winoPoints*winoStride(rows))
+			rows := (ch + PadRows) / RowBlock * RowBlock
+			m := make([]float32, Points*Stride(rows))
 			for i := range m {
 				m[i] = rng.Float32()*2 - 1
 			}
@@ -151,26 +151,26 @@ func TestWinogradTransformsExact(t *testing.T) {
 			// The adjoints: output gradient → dM, and dV → input gradient.
 			gl := randomLanes(rng, ch)
 			a1, a2 := make([]float32, len(m)), make([]float32, len(m))
-			ref.winoOutAdj(gl, ch, a1, winoCols, winoStride(rows))
-			k.winoOutAdj(gl, ch, a2, winoCols, winoStride(rows))
+			ref.WinoOutAdj(gl, ch, a1, Cols, Stride(rows))
+			k.WinoOutAdj(gl, ch, a2, Cols, Stride(rows))
 			for i := range a1 {
 				if math.Float32bits(a1[i]) != math.Float32bits(a2[i]) {
 					t.Fatalf("%s: output adjoint of %d channels differs at %d: %v, want %v", name, ch, i, a2[i], a1[i])
 				}
 			}
-			x1, x2 := make([]float32, ch*laneChannel), randomLanes(rng, ch) // stale values must not matter
-			ref.winoInAdj(m, ch, winoStride(rows), x1)
-			k.winoInAdj(m, ch, winoStride(rows), x2)
+			x1, x2 := make([]float32, ch*LaneChannel), randomLanes(rng, ch) // stale values must not matter
+			ref.WinoInAdj(m, ch, Stride(rows), x1)
+			k.WinoInAdj(m, ch, Stride(rows), x2)
 			for i := range x1 {
 				if math.Float32bits(x1[i]) != math.Float32bits(x2[i]) {
 					t.Fatalf("%s: input adjoint of %d channels differs at %d: %v, want %v", name, ch, i, x2[i], x1[i])
 				}
 			}
 			for _, flags := range [][2]bool{{false, false}, {true, true}, {true, false}, {false, true}} {
-				d1, d2 := randomLanes(rng, ch), make([]float32, ch*laneChannel)
+				d1, d2 := randomLanes(rng, ch), make([]float32, ch*LaneChannel)
 				copy(d2, d1)
-				ref.winoOut(m, rows, ch, bias, d1, flags[0], flags[1])
-				k.winoOut(m, rows, ch, bias, d2, flags[0], flags[1])
+				ref.WinoOut(m, rows, ch, bias, d1, flags[0], flags[1])
+				k.WinoOut(m, rows, ch, bias, d2, flags[0], flags[1])
 				for i := range d1 {
 					if d1[i] != d2[i] {
 						t.Fatalf("%s: output transform of %d channels (residual, relu = %v) differs at %d: %v, want %v", name, ch, flags, i, d2[i], d1[i])
@@ -186,27 +186,27 @@ func TestWinogradTransformsExact(t *testing.T) {
 // border, and fromLanes writes nothing but the positions' channels.
 func TestLaneLayout(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 17))
-	for _, name := range availableKernels() {
-		k, err := kernelSet(name)
+	for _, name := range Available() {
+		k, err := ByName(name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, ch := range []int{1, 3, 37} {
-			for s := 1; s <= lanes; s++ {
+			for s := 1; s <= Lanes; s++ {
 				src := make([]float32, s*ch*planeSquares)
 				for i := range src {
 					src[i] = rng.Float32() + 1
 				}
-				dst := make([]float32, ch*laneChannel)
+				dst := make([]float32, ch*LaneChannel)
 				for i := range dst {
 					dst[i] = 7
 				}
-				k.toLanes(src, ch, s, dst)
+				k.ToLanes(src, ch, s, dst)
 				for c := 0; c < ch; c++ {
 					for ps := 0; ps < padSquares; ps++ {
 						r, f := ps/padSide, ps%padSide
-						for p := 0; p < lanes; p++ {
-							got := dst[c*laneChannel+ps*lanes+p]
+						for p := 0; p < Lanes; p++ {
+							got := dst[c*LaneChannel+ps*Lanes+p]
 							switch {
 							case r == 0 || r == 9 || f == 0 || f == 9:
 								if got != 7 {
@@ -230,7 +230,7 @@ func TestLaneLayout(t *testing.T) {
 				for i := range back {
 					back[i] = -1
 				}
-				k.fromLanes(dst, ch, s, back, stride)
+				k.FromLanes(dst, ch, s, back, stride)
 				for p := 0; p < s; p++ {
 					for i := 0; i < stride; i++ {
 						got, want := back[p*stride+i], float32(-1)
@@ -253,8 +253,8 @@ func TestLaneLayout(t *testing.T) {
 // (here: twice the product after a second call).
 func TestGemmNT(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 19))
-	for _, name := range availableKernels() {
-		k, err := kernelSet(name)
+	for _, name := range Available() {
+		k, err := ByName(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -273,7 +273,7 @@ func TestGemmNT(t *testing.T) {
 				c[i] = float32(math.NaN())
 			}
 			for pass, acc := range []bool{false, true} {
-				k.gemmNT(m, n, kk, a, lda, b, ldb, c, ldc, acc)
+				k.GemmNT(m, n, kk, a, lda, b, ldb, c, ldc, acc)
 				for i := 0; i < m; i++ {
 					for j := 0; j < ldc; j++ {
 						got := c[i*ldc+j]
@@ -314,42 +314,42 @@ func TestWinogradAdjoints(t *testing.T) {
 	interior := func(a []float32) []float32 { // a copy with the border zeroed
 		b := make([]float32, len(a))
 		for i := range a {
-			if sq := i % laneChannel / lanes; sq/padSide >= 1 && sq/padSide <= 8 && sq%padSide >= 1 && sq%padSide <= 8 {
+			if sq := i % LaneChannel / Lanes; sq/padSide >= 1 && sq/padSide <= 8 && sq%padSide >= 1 && sq%padSide <= 8 {
 				b[i] = a[i]
 			}
 		}
 		return b
 	}
-	for _, name := range availableKernels() {
-		k, err := kernelSet(name)
+	for _, name := range Available() {
+		k, err := ByName(name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, ch := range []int{1, 5, 32} {
-			xi := winoStride(ch)
+			xi := Stride(ch)
 			// Input transform: V = T x, ⟨V, dV⟩ = ⟨x, Tᵀ dV⟩.
 			x := randomLanes(rng, ch)
-			v := make([]float32, winoPoints*xi)
-			k.winoIn(x, ch, v, winoCols, xi)
+			v := make([]float32, Points*xi)
+			k.WinoIn(x, ch, v, Cols, xi)
 			dv := make([]float32, len(v))
 			for i := range dv {
 				dv[i] = rng.Float32()*2 - 1
 			}
-			dx := make([]float32, ch*laneChannel)
-			k.winoInAdj(dv, ch, xi, dx)
+			dx := make([]float32, ch*LaneChannel)
+			k.WinoInAdj(dv, ch, xi, dx)
 			if l, r := dot(v, dv), dot(x, interior(dx)); math.Abs(l-r) > 1e-4*(math.Abs(l)+1) {
 				t.Errorf("%s, %d channels: input transform ⟨Tx, y⟩ = %v but ⟨x, Tᵀy⟩ = %v", name, ch, l, r)
 			}
 			// Output transform: Y = T M, ⟨Y, dY⟩ = ⟨M, Tᵀ dY⟩.
-			m := make([]float32, winoPoints*xi)
+			m := make([]float32, Points*xi)
 			for i := range m {
 				m[i] = rng.Float32()*2 - 1
 			}
-			y := make([]float32, ch*laneChannel)
-			k.winoOut(m, ch, ch, make([]float32, ch), y, false, false)
+			y := make([]float32, ch*LaneChannel)
+			k.WinoOut(m, ch, ch, make([]float32, ch), y, false, false)
 			dy := interior(randomLanes(rng, ch))
 			dm := make([]float32, len(m))
-			k.winoOutAdj(dy, ch, dm, winoCols, xi)
+			k.WinoOutAdj(dy, ch, dm, Cols, xi)
 			if l, r := dot(y, dy), dot(m, dm); math.Abs(l-r) > 1e-4*(math.Abs(l)+1) {
 				t.Errorf("%s, %d channels: output transform ⟨TM, y⟩ = %v but ⟨M, Tᵀy⟩ = %v", name, ch, l, r)
 			}
@@ -361,12 +361,12 @@ func TestWinogradAdjoints(t *testing.T) {
 // portable ones compute, including lengths that are not whole vectors.
 func TestGradientKernelsExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 23))
-	ref, err := kernelSet(kernelsPortable)
+	ref, err := ByName(Portable)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range availableKernels() {
-		k, err := kernelSet(name)
+	for _, name := range Available() {
+		k, err := ByName(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -377,8 +377,8 @@ func TestGradientKernelsExact(t *testing.T) {
 			}
 			y[0] = 0 // the kink: no gradient
 			d1, d2 := make([]float32, n), make([]float32, n)
-			ref.reluGrad(dy, y, d1)
-			k.reluGrad(dy, y, d2)
+			ref.ReluGrad(dy, y, d1)
+			k.ReluGrad(dy, y, d2)
 			for i := range d1 {
 				want := dy[i]
 				if y[i] <= 0 {
@@ -396,8 +396,8 @@ func TestGradientKernelsExact(t *testing.T) {
 				x[i] = rng.Float32()*2 - 1
 			}
 			s1, s2 := make([]float32, ch), make([]float32, ch)
-			ref.channelSums(x, batch, ch, 0, ch, s1)
-			k.channelSums(x, batch, ch, 0, ch, s2)
+			ref.ChannelSums(x, batch, ch, 0, ch, s1)
+			k.ChannelSums(x, batch, ch, 0, ch, s2)
 			for c := 0; c < ch; c++ {
 				var want float64
 				for b := 0; b < batch; b++ {
@@ -450,13 +450,13 @@ func TestTransformFilterMatchesProducts(t *testing.T) {
 // channel's interior, for every kernel set.
 func TestLaneLayoutMasked(t *testing.T) {
 	rng := rand.New(rand.NewPCG(27, 27))
-	for _, name := range availableKernels() {
-		k, err := kernelSet(name)
+	for _, name := range Available() {
+		k, err := ByName(name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, ch := range []int{1, 3, 32} {
-			for s := 1; s <= lanes; s++ {
+			for s := 1; s <= Lanes; s++ {
 				src := randomNormal(rng, s*ch*planeSquares, 1)
 				mask := randomNormal(rng, s*ch*planeSquares, 1)
 				for i := range mask {
@@ -473,19 +473,19 @@ func TestLaneLayoutMasked(t *testing.T) {
 						masked[i] = src[i]
 					}
 				}
-				want, got := make([]float32, ch*laneChannel), make([]float32, ch*laneChannel)
+				want, got := make([]float32, ch*LaneChannel), make([]float32, ch*LaneChannel)
 				for i := range want {
 					want[i], got[i] = 7, 7 // the border stays as it was
 				}
 				toLanes(masked, ch, s, want)
-				k.toLanesMasked(src, mask, ch, s, got)
+				k.ToLanesMasked(src, mask, ch, s, got)
 				for i := range want {
 					if math.Float32bits(got[i]) != math.Float32bits(want[i]) && !(got[i] == 0 && want[i] == 0) {
 						t.Fatalf("%s ch=%d s=%d: float %d = %v, want %v", name, ch, s, i, got[i], want[i])
 					}
 				}
 				// With keep: the same lanes, and the masked values in src's layout.
-				got2 := make([]float32, ch*laneChannel)
+				got2 := make([]float32, ch*LaneChannel)
 				for i := range got2 {
 					got2[i] = 7
 				}
@@ -493,7 +493,7 @@ func TestLaneLayoutMasked(t *testing.T) {
 				for i := range keep {
 					keep[i] = -3
 				}
-				k.toLanesMaskedKeep(src, mask, keep, ch, s, got2)
+				k.ToLanesMaskedKeep(src, mask, keep, ch, s, got2)
 				for i := range got {
 					if math.Float32bits(got2[i]) != math.Float32bits(got[i]) {
 						t.Fatalf("%s ch=%d s=%d: with keep, float %d = %v, want %v", name, ch, s, i, got2[i], got[i])
@@ -509,9 +509,9 @@ func TestLaneLayoutMasked(t *testing.T) {
 					}
 				}
 				clear(got)
-				k.toLanesMasked(src, mask, ch, s, got)
+				k.ToLanesMasked(src, mask, ch, s, got)
 				sums := make([]float32, ch)
-				k.laneSums(got, ch, sums)
+				k.LaneSums(got, ch, sums)
 				for c := 0; c < ch; c++ {
 					var ref float64
 					for p := 0; p < s; p++ {
@@ -528,13 +528,13 @@ func TestLaneLayoutMasked(t *testing.T) {
 	}
 }
 
-// filterGradient's written-out products equal the plain matrix products
+// FilterGradient's written-out products equal the plain matrix products
 // Gᵀ dU G in float64, rounded once (up to the sign of zeros).
 func TestFilterGradientMatchesProducts(t *testing.T) {
 	rng := rand.New(rand.NewPCG(29, 29))
 	g := [4][3]float64{{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}}
 	const cin, cout = 3, 5
-	du := make([]float64, cout*winoPoints*cin)
+	du := make([]float64, cout*Points*cin)
 	for trial := 0; trial < 200; trial++ {
 		for i := range du {
 			du[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(9)-4))
@@ -543,12 +543,12 @@ func TestFilterGradientMatchesProducts(t *testing.T) {
 			}
 		}
 		dw := make([]float32, cout*cin*9)
-		filterGradient(du, cin, cout, dw)
+		FilterGradient(du, cin, cout, dw)
 		for co := 0; co < cout; co++ {
 			for ci := 0; ci < cin; ci++ {
 				var u [16]float64
 				for xi := range u {
-					u[xi] = du[(co*winoPoints+xi)*cin+ci]
+					u[xi] = du[(co*Points+xi)*cin+ci]
 				}
 				for a := 0; a < 3; a++ {
 					var tt [4]float64
@@ -565,4 +565,13 @@ func TestFilterGradientMatchesProducts(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randomNormal returns n normal variates of standard deviation scale.
+func randomNormal(rng *rand.Rand, n int, scale float64) []float32 {
+	s := make([]float32, n)
+	for i := range s {
+		s[i] = float32(rng.NormFloat64() * scale)
+	}
+	return s
 }
