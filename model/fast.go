@@ -3,13 +3,13 @@ package model
 import (
 	"errors"
 	"fmt"
-	"github.com/alicezero/alicezero/model/internal/kernel"
 	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/model/internal/kernel"
 	"github.com/sourcegraph/conc"
 )
 
@@ -124,7 +124,7 @@ func NewFastEvaluator(w *Weights, opts FastOptions) (*FastEvaluator, error) {
 
 // Evaluate implements Evaluator.
 func (e *FastEvaluator) Evaluate(planes []float32, n int, policy, wdl []float32) error {
-	if err := checkEvalArgs(e.w.cfg, planes, n, policy, wdl); err != nil {
+	if err := e.w.cfg.CheckEvaluateArgs(planes, n, policy, wdl); err != nil {
 		return err
 	}
 	e.mu.RLock()

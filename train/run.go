@@ -15,8 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/fileutil"
 	"github.com/alicezero/alicezero/internal/progress"
@@ -24,7 +22,9 @@ import (
 	"github.com/alicezero/alicezero/internal/seed"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/model/training"
 	"github.com/alicezero/alicezero/train/replay"
+	"go.yaml.in/yaml/v3"
 )
 
 // Options configures Run.
@@ -103,7 +103,7 @@ type runner struct {
 	variant env.Variant
 	out     io.Writer
 
-	trainer  *model.Trainer
+	trainer  *training.Trainer
 	eval     *model.FastEvaluator
 	searcher *mcts.Searcher
 	buf      *replay.Buffer
@@ -407,7 +407,7 @@ func (r *runner) setUp(ckpt *model.Checkpoint) error {
 	if err != nil {
 		return err
 	}
-	if r.trainer, err = model.NewTrainer(w, tc); err != nil {
+	if r.trainer, err = training.NewTrainer(w, tc); err != nil {
 		return err
 	}
 	t := &r.cfg.Train
@@ -733,7 +733,7 @@ func (r *runner) trainSteps(ctx context.Context, it, newPositions int, m *Metric
 	batch := replay.NewBatch(t.BatchSize, r.variant)
 	bar := newBar(r.opts.Progress, steps, fmt.Sprintf("iteration %d/%d training", it, r.cfg.Iterations), "steps")
 	start := time.Now()
-	var sum model.Losses
+	var sum training.Losses
 	done := 0
 	for ; done < steps; done++ {
 		if err := ctx.Err(); err != nil {

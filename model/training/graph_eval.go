@@ -1,4 +1,4 @@
-package model
+package training
 
 import (
 	"errors"
@@ -7,19 +7,10 @@ import (
 	"sync"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/model"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
-
-// Evaluator runs the network on a batch of positions. The search package
-// declares the same method set, so any Evaluator here satisfies it.
-type Evaluator interface {
-	// Evaluate runs the network on n positions laid out back to back in
-	// planes (n·Config.InputSize floats) and writes n·Config.PolicySize
-	// policy logits to policy and n*env.WDLSize win/draw/loss
-	// probabilities to wdl.
-	Evaluate(planes []float32, n int, policy, wdl []float32) error
-}
 
 // defaultBuckets are the batch sizes GraphEvaluator builds graphs for.
 var defaultBuckets = []int{1, 16, 64, 256}
@@ -27,21 +18,6 @@ var defaultBuckets = []int{1, 16, 64, 256}
 // DefaultBuckets returns the batch sizes NewGraphEvaluator uses when given
 // none.
 func DefaultBuckets() []int { return slices.Clone(defaultBuckets) }
-
-// checkEvalArgs validates the buffers of an Evaluate call.
-func checkEvalArgs(cfg Config, planes []float32, n int, policy, wdl []float32) error {
-	switch in, pol := cfg.InputSize(), cfg.PolicySize(); {
-	case n < 0:
-		return fmt.Errorf("model: evaluate: negative batch size %d", n)
-	case len(planes) < n*in:
-		return fmt.Errorf("model: evaluate: planes has %d floats, %d positions need %d", len(planes), n, n*in)
-	case len(policy) < n*pol:
-		return fmt.Errorf("model: evaluate: policy has room for %d floats, %d positions need %d", len(policy), n, n*pol)
-	case len(wdl) < n*env.WDLSize:
-		return fmt.Errorf("model: evaluate: wdl has room for %d floats, %d positions need %d", len(wdl), n, n*env.WDLSize)
-	}
-	return nil
-}
 
 // GraphEvaluator evaluates the network with gorgonia graphs, one per batch
 // size bucket; a batch is padded with zero planes up to the smallest bucket
@@ -52,7 +28,7 @@ func checkEvalArgs(cfg Config, planes []float32, n int, policy, wdl []float32) e
 // concurrent use (calls are serialised).
 type GraphEvaluator struct {
 	mu      sync.Mutex
-	w       *Weights // our own copy; every bucket's graph reads it
+	w       *model.Weights // our own copy; every bucket's graph reads it
 	buckets []*graphBucket
 	closed  bool
 }
@@ -76,7 +52,7 @@ type graphBucket struct {
 
 // NewGraphEvaluator builds graphs over a copy of w for the given batch-size
 // buckets (DefaultBuckets if none).
-func NewGraphEvaluator(w *Weights, buckets ...int) (*GraphEvaluator, error) {
+func NewGraphEvaluator(w *model.Weights, buckets ...int) (*GraphEvaluator, error) {
 	if w == nil {
 		return nil, errors.New("model: graph evaluator: nil weights")
 	}
@@ -102,15 +78,15 @@ func NewGraphEvaluator(w *Weights, buckets ...int) (*GraphEvaluator, error) {
 	return e, nil
 }
 
-func newGraphBucket(w *Weights, size int) (b *graphBucket, err error) {
+func newGraphBucket(w *model.Weights, size int) (b *graphBucket, err error) {
 	defer catch(&err, "building graph evaluator")
 	gorgoniaBuildMu.Lock()
 	defer gorgoniaBuildMu.Unlock()
-	net, err := buildNet(w.cfg, size, paramValues(w, true), nil)
+	net, err := buildNet(w, size, paramValues(w, true), nil)
 	if err != nil {
 		return nil, err
 	}
-	b = &graphBucket{size: size, net: net, planes: w.cfg.NumInputPlanes(), inSize: w.cfg.InputSize(), polSz: w.cfg.PolicySize()}
+	b = &graphBucket{size: size, net: net, planes: w.Config().NumInputPlanes(), inSize: w.Config().InputSize(), polSz: w.Config().PolicySize()}
 	wdl, err := G.ApplyOp(rowSoftmax{}, net.value)
 	if err != nil {
 		return nil, fmt.Errorf("model: building WDL softmax: %w", err)
@@ -152,13 +128,13 @@ func (b *graphBucket) run(planes []float32, n int, policy, wdl []float32) (err e
 
 // Evaluate implements Evaluator.
 func (e *GraphEvaluator) Evaluate(planes []float32, n int, policy, wdl []float32) error {
-	if err := checkEvalArgs(e.w.cfg, planes, n, policy, wdl); err != nil {
+	if err := e.w.Config().CheckEvaluateArgs(planes, n, policy, wdl); err != nil {
 		return err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.closed {
-		return fmt.Errorf("graph evaluator: %w", ErrClosed)
+		return fmt.Errorf("graph evaluator: %w", model.ErrClosed)
 	}
 	for done := 0; done < n; {
 		b := e.bucketFor(n - done)
@@ -183,17 +159,17 @@ func (e *GraphEvaluator) bucketFor(n int) *graphBucket {
 
 // SetWeights replaces the evaluator's weights with a copy of w, which must
 // have the same architecture.
-func (e *GraphEvaluator) SetWeights(w *Weights) error {
+func (e *GraphEvaluator) SetWeights(w *model.Weights) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.closed {
-		return fmt.Errorf("graph evaluator: %w", ErrClosed)
+		return fmt.Errorf("graph evaluator: %w", model.ErrClosed)
 	}
 	return e.w.CopyFrom(w)
 }
 
 // Config returns the architecture evaluated.
-func (e *GraphEvaluator) Config() Config { return e.w.cfg }
+func (e *GraphEvaluator) Config() model.Config { return e.w.Config() }
 
 // Buckets returns the batch sizes graphs were built for.
 func (e *GraphEvaluator) Buckets() []int {

@@ -1,10 +1,10 @@
-package model
+package training
 
 import (
 	"fmt"
-	"github.com/alicezero/alicezero/model/internal/kernel"
 	"hash"
 
+	"github.com/alicezero/alicezero/model/internal/kernel"
 	"github.com/chewxy/hm"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"

@@ -1,4 +1,4 @@
-package model
+package training
 
 import (
 	"fmt"
@@ -7,6 +7,10 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/model/internal/bench"
+	"github.com/alicezero/alicezero/model/internal/modeltest"
 )
 
 // TestTeamRunsEveryWorkerOnce: every section runs each worker index once,
@@ -67,14 +71,14 @@ func TestTeamRunsEveryWorkerOnce(t *testing.T) {
 // goroutine in a fixed order, and the shards' gradients are summed in
 // shard order).
 func TestTrainerStepsDoNotDependOnCores(t *testing.T) {
-	planes, pol, mask, wdl := syntheticBatch(24, 7)
+	planes, pol, mask, wdl := bench.SyntheticBatch(24, 7)
 	// One graph, and three shards (on fewer, as many and more cores than
 	// shards: run in turn, one a core, and with helpers of their own).
 	for _, shards := range []int{1, 3} {
-		var ref *Weights
+		var ref *model.Weights
 		for _, procs := range []int{1, 2, 3, 7} {
 			old := runtime.GOMAXPROCS(procs)
-			w := mustWeights(t, mustPreset(t, "small"), 4)
+			w := modeltest.MustWeights(t, modeltest.MustPreset(t, "small"), 4)
 			tr, err := newTrainer(w, smallTrainConfig(24), shards)
 			if err != nil {
 				t.Fatal(err)

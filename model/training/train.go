@@ -1,4 +1,4 @@
-package model
+package training
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/model"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -52,7 +53,7 @@ type TrainConfig struct {
 func DefaultTrainConfig() TrainConfig {
 	return TrainConfig{
 		BatchSize:   DefaultTrainBatch,
-		Optimizer:   OptimizerSGD,
+		Optimizer:   model.OptimizerSGD,
 		Momentum:    0.9,
 		Beta1:       0.9,
 		Beta2:       0.999,
@@ -72,13 +73,13 @@ func (tc TrainConfig) Validate() error {
 	if tc.BatchSize < 1 || tc.BatchSize > 1<<16 {
 		bad("batch_size %d out of range 1..65536", tc.BatchSize)
 	}
-	if _, err := slotNames(tc.Optimizer); err != nil {
+	if _, err := model.OptimizerSlots(tc.Optimizer); err != nil {
 		errs = append(errs, err)
 	}
 	if !fin(tc.Momentum) || tc.Momentum < 0 || tc.Momentum >= 1 {
 		bad("momentum %v not in [0, 1)", tc.Momentum)
 	}
-	if tc.Optimizer == OptimizerAdamW {
+	if tc.Optimizer == model.OptimizerAdamW {
 		if !fin(tc.Beta1) || tc.Beta1 < 0 || tc.Beta1 >= 1 || !fin(tc.Beta2) || tc.Beta2 < 0 || tc.Beta2 >= 1 {
 			bad("adam betas %v, %v not in [0, 1)", tc.Beta1, tc.Beta2)
 		}
@@ -152,7 +153,7 @@ func autoShards(b int) int {
 // of the weights (refresh them with SetWeights).
 type Trainer struct {
 	mu     sync.Mutex
-	w      *Weights
+	w      *model.Weights
 	tc     TrainConfig
 	opt    *optimizer
 	closed bool
@@ -189,13 +190,13 @@ type trainShard struct {
 }
 
 // NewTrainer returns a trainer that updates w in place.
-func NewTrainer(w *Weights, tc TrainConfig) (*Trainer, error) {
+func NewTrainer(w *model.Weights, tc TrainConfig) (*Trainer, error) {
 	return newTrainer(w, tc, 0)
 }
 
 // newTrainer is NewTrainer with the batch cut into n shards (at most one
 // a position); 0 means autoShards.
-func newTrainer(w *Weights, tc TrainConfig, n int) (*Trainer, error) {
+func newTrainer(w *model.Weights, tc TrainConfig, n int) (*Trainer, error) {
 	if w == nil {
 		return nil, errors.New("model: trainer: nil weights")
 	}
@@ -212,7 +213,7 @@ func newTrainer(w *Weights, tc TrainConfig, n int) (*Trainer, error) {
 		return nil, err
 	}
 	t := &Trainer{w: w, tc: tc, opt: opt, arena: arena, filters: &filterSet{byName: map[string]*convFilters{}},
-		rowEntropy: make([]float64, tc.BatchSize), rowErrs: make([]error, tc.BatchSize), paramSq: make([]float64, 2*len(w.params))}
+		rowEntropy: make([]float64, tc.BatchSize), rowErrs: make([]error, tc.BatchSize), paramSq: make([]float64, 2*len(w.Params()))}
 	arena.filters = t.filters
 	B := tc.BatchSize
 	if n <= 0 {
@@ -233,15 +234,15 @@ func newTrainer(w *Weights, tc TrainConfig, n int) (*Trainer, error) {
 	if n == 1 {
 		t.grads = t.shards[0].grads
 	} else {
-		t.grads = make([][]float32, len(w.params))
-		for i, p := range w.params {
+		t.grads = make([][]float32, len(w.Params()))
+		for i, p := range w.Params() {
 			t.grads[i] = make([]float32, len(p.Data))
 		}
 	}
 	return t, nil
 }
 
-func (sh *trainShard) build(w *Weights, valueWeight float64, filters *filterSet) (err error) {
+func (sh *trainShard) build(w *model.Weights, valueWeight float64, filters *filterSet) (err error) {
 	defer catch(&err, "building training graph")
 	gorgoniaBuildMu.Lock()
 	defer gorgoniaBuildMu.Unlock()
@@ -254,13 +255,13 @@ func (sh *trainShard) build(w *Weights, valueWeight float64, filters *filterSet)
 	}
 	// The graph's parameter values share the Weights' arrays: the
 	// optimiser's in-place updates are what the next run reads.
-	net, err := buildNet(w.cfg, B, paramValues(w, true), sh.arena)
+	net, err := buildNet(w, B, paramValues(w, true), sh.arena)
 	if err != nil {
 		return err
 	}
 	sh.net = net
 	g := net.g
-	in, pol := w.cfg.InputSize(), w.cfg.PolicySize()
+	in, pol := w.Config().InputSize(), w.Config().PolicySize()
 	sh.in = make([]float32, B*in)
 	sh.polT = make([]float32, B*pol)
 	sh.polM = make([]float32, B*pol)
@@ -268,7 +269,7 @@ func (sh *trainShard) build(w *Weights, valueWeight float64, filters *filterSet)
 	sh.polTarget = G.NewMatrix(g, tensor.Float32, G.WithShape(B, pol), G.WithName("policy_target"))
 	sh.polMask = G.NewMatrix(g, tensor.Float32, G.WithShape(B, pol), G.WithName("legal_mask"))
 	sh.valTarget = G.NewMatrix(g, tensor.Float32, G.WithShape(B, env.WDLSize), G.WithName("wdl_target"))
-	if err := sh.bindInputs(w.cfg); err != nil {
+	if err := sh.bindInputs(w.Config()); err != nil {
 		return err
 	}
 
@@ -304,9 +305,9 @@ func (sh *trainShard) build(w *Weights, valueWeight float64, filters *filterSet)
 	// Read each gradient into our own preallocated array: values bound to
 	// nodes may live in registers the machine reuses, and we never let
 	// gorgonia accumulate into dual values (which would need zeroing).
-	sh.grads = make([][]float32, len(w.params))
-	sh.gradVals = make([]G.Value, len(w.params))
-	for i, p := range w.params {
+	sh.grads = make([][]float32, len(w.Params()))
+	sh.gradVals = make([]G.Value, len(w.Params()))
+	for i, p := range w.Params() {
 		sh.grads[i] = make([]float32, len(p.Data))
 		sh.gradVals[i] = tensor.New(tensor.WithShape(gradNodes[i].Shape()...), tensor.WithBacking(sh.grads[i]))
 		reads = append(reads, G.Read(gradNodes[i], &sh.gradVals[i]))
@@ -322,7 +323,7 @@ func (sh *trainShard) build(w *Weights, valueWeight float64, filters *filterSet)
 
 // bindInputs (re)binds fresh tensor headers over the input arrays;
 // gorgonia may reshape a bound value's header in place during a run.
-func (sh *trainShard) bindInputs(cfg Config) error {
+func (sh *trainShard) bindInputs(cfg model.Config) error {
 	B := sh.hi - sh.lo
 	if err := G.Let(sh.net.input, tensor.New(tensor.WithShape(B, cfg.NumInputPlanes(), 8, 8), tensor.WithBacking(sh.in))); err != nil {
 		return err
@@ -391,10 +392,10 @@ func (t *Trainer) Gradients(planes, policyTarget, legalMask, wdlTarget []float32
 
 func (t *Trainer) forwardBackward(planes, policyTarget, legalMask, wdlTarget []float32) (l Losses, err error) {
 	if t.closed {
-		return l, fmt.Errorf("trainer: %w", ErrClosed)
+		return l, fmt.Errorf("trainer: %w", model.ErrClosed)
 	}
 	B := t.tc.BatchSize
-	in, pol := t.w.cfg.InputSize(), t.w.cfg.PolicySize()
+	in, pol := t.w.Config().InputSize(), t.w.Config().PolicySize()
 	if len(planes) != B*in || len(policyTarget) != B*pol || len(legalMask) != B*pol || len(wdlTarget) != B*env.WDLSize {
 		return l, fmt.Errorf("model: train step wants exactly %d positions: got %d plane floats (want %d), %d policy targets and %d mask entries (want %d each), %d wdl targets (want %d)",
 			B, len(planes), B*in, len(policyTarget), len(legalMask), B*pol, len(wdlTarget), B*env.WDLSize)
@@ -419,7 +420,7 @@ func (t *Trainer) forwardBackward(planes, policyTarget, legalMask, wdlTarget []f
 	}
 	t.arena.each(len(t.shards), func(lo, hi int) { // one shard runs on the caller alone
 		for _, sh := range t.shards[lo:hi] {
-			sh.err = sh.run(t.w.cfg)
+			sh.err = sh.run(t.w.Config())
 		}
 	})
 	for _, sh := range t.shards {
@@ -504,7 +505,7 @@ func (t *Trainer) sumGradients() (weights, grads float64) {
 			}
 			gsq[i] = sumSquares(g)
 			wsq[i] = 0
-			if p := t.w.params[i]; p.Decay {
+			if p := t.w.Params()[i]; p.Decay {
 				wsq[i] = sumSquares(p.Data)
 			}
 		}
@@ -525,7 +526,7 @@ func sumSquares(x []float32) float64 {
 	return s
 }
 
-func (sh *trainShard) run(cfg Config) (err error) {
+func (sh *trainShard) run(cfg model.Config) (err error) {
 	defer catch(&err, "running training graph")
 	if err := sh.bindInputs(cfg); err != nil {
 		return fmt.Errorf("model: binding training inputs: %w", err)
@@ -612,13 +613,13 @@ func (t *Trainer) NextLR() float64 {
 }
 
 // Weights returns the weights being trained (not a copy).
-func (t *Trainer) Weights() *Weights { return t.w }
+func (t *Trainer) Weights() *model.Weights { return t.w }
 
 // Config returns the training configuration.
 func (t *Trainer) Config() TrainConfig { return t.tc }
 
 // OptimizerState returns a deep copy of the optimiser's state.
-func (t *Trainer) OptimizerState() *OptimizerState {
+func (t *Trainer) OptimizerState() *model.OptimizerState {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.opt.state(t.w)
@@ -626,7 +627,7 @@ func (t *Trainer) OptimizerState() *OptimizerState {
 
 // SetOptimizerState restores a state taken from a trainer of the same
 // optimiser kind and architecture (e.g. from a checkpoint).
-func (t *Trainer) SetOptimizerState(s *OptimizerState) error {
+func (t *Trainer) SetOptimizerState(s *model.OptimizerState) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if s == nil {

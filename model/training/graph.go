@@ -1,10 +1,11 @@
-package model
+package training
 
 import (
 	"fmt"
 	"sync"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/model"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -30,9 +31,9 @@ type netGraph struct {
 // arrays if share, else over copies. Callers make one set per graph: the
 // arrays may be shared, but gorgonia reshapes a value's header in place
 // during a run, so headers must not be shared between graphs.
-func paramValues(w *Weights, share bool) []*tensor.Dense {
-	vals := make([]*tensor.Dense, len(w.params))
-	for i, p := range w.params {
+func paramValues(w *model.Weights, share bool) []*tensor.Dense {
+	vals := make([]*tensor.Dense, len(w.Params()))
+	for i, p := range w.Params() {
 		data := p.Data
 		if !share {
 			data = append([]float32(nil), p.Data...)
@@ -42,8 +43,8 @@ func paramValues(w *Weights, share bool) []*tensor.Dense {
 	return vals
 }
 
-// buildNet builds the forward pass over parameter values vals (one per
-// parameter of cfg, in order). The graph reads the values' backing arrays
+// buildNet builds the forward pass of w's architecture over parameter
+// values vals (one per parameter of w, in order, shaped alike). The graph reads the values' backing arrays
 // at every run, so updating them in place updates the net.
 //
 // With an arena, the 3×3 convolutions are Winograd ops with their bias,
@@ -51,9 +52,9 @@ func paramValues(w *Weights, share bool) []*tensor.Dense {
 // they are gorgonia's own convolution, bias and ReLU nodes (with the
 // faster im2col of conv.go): the plain reference the fast path is tested
 // against.
-func buildNet(cfg Config, batch int, vals []*tensor.Dense, arena *convArena) (ng *netGraph, err error) {
+func buildNet(w *model.Weights, batch int, vals []*tensor.Dense, arena *convArena) (ng *netGraph, err error) {
 	defer catch(&err, "building gorgonia graph")
-	specs := cfg.specs()
+	cfg, specs := w.Config(), w.Params()
 	if len(vals) != len(specs) {
 		return nil, fmt.Errorf("model: %d parameter values for %d parameters", len(vals), len(specs))
 	}
@@ -63,13 +64,13 @@ func buildNet(cfg Config, batch int, vals []*tensor.Dense, arena *convArena) (ng
 	byName := make(map[string]*G.Node, len(specs))
 	paramIndex := make(map[string]int, len(specs))
 	for i, s := range specs {
-		paramIndex[s.name] = i
-		if !tensor.Shape(s.shape).Eq(vals[i].Shape()) {
-			return nil, fmt.Errorf("model: parameter %s has shape %v, want %v", s.name, vals[i].Shape(), s.shape)
+		paramIndex[s.Name] = i
+		if !tensor.Shape(s.Shape).Eq(vals[i].Shape()) {
+			return nil, fmt.Errorf("model: parameter %s has shape %v, want %v", s.Name, vals[i].Shape(), s.Shape)
 		}
-		n := G.NewTensor(g, tensor.Float32, len(s.shape), G.WithShape(s.shape...), G.WithName(s.name), G.WithValue(vals[i]))
+		n := G.NewTensor(g, tensor.Float32, len(s.Shape), G.WithShape(s.Shape...), G.WithName(s.Name), G.WithValue(vals[i]))
 		ng.params = append(ng.params, n)
-		byName[s.name] = n
+		byName[s.Name] = n
 	}
 
 	must := func(n *G.Node, err error) *G.Node {

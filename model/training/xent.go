@@ -1,13 +1,13 @@
-package model
+package training
 
 import (
 	"fmt"
-	"github.com/alicezero/alicezero/model/internal/kernel"
 	"hash"
 	"hash/fnv"
 	"math"
 	"math/bits"
 
+	"github.com/alicezero/alicezero/model/internal/kernel"
 	"github.com/chewxy/hm"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"

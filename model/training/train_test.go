@@ -1,4 +1,4 @@
-package model
+package training
 
 import (
 	"encoding/json"
@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/model/internal/modeltest"
 )
 
 // randomTargets returns n legal masks (a few dozen random legal indices),
@@ -45,10 +47,10 @@ func randomTargets(rng *rand.Rand, n int) (pol, mask, wdl []float32) {
 
 // refLoss is the training loss (L2 excluded) in float64 via refForward:
 // the policy's cross-entropy over the softmax of the legal logits.
-func refLoss(w *Weights, planes, pol, mask, wdl []float32, n int, valueWeight float64) float64 {
+func refLoss(w *model.Weights, planes, pol, mask, wdl []float32, n int, valueWeight float64) float64 {
 	var total float64
 	for b := 0; b < n; b++ {
-		logits, probs := refForward(w, planes[b*env.InputSize:])
+		logits, probs := modeltest.RefForward(w, planes[b*env.InputSize:])
 		legal := mask[b*env.PolicySize : (b+1)*env.PolicySize]
 		m := math.Inf(-1)
 		for j, v := range logits {
@@ -86,8 +88,8 @@ func smallTrainConfig(batch int) TrainConfig {
 // finite differences of an independent float64 implementation of the loss,
 // for a few entries of every parameter of the tiny net.
 func TestGradientCheck(t *testing.T) {
-	cfg := mustPreset(t, "tiny")
-	w := mustWeights(t, cfg, 11)
+	cfg := modeltest.MustPreset(t, "tiny")
+	w := modeltest.MustWeights(t, cfg, 11)
 	const n = 3
 	tc := smallTrainConfig(n)
 	tc.ValueWeight = 1.5
@@ -97,7 +99,7 @@ func TestGradientCheck(t *testing.T) {
 	}
 	defer tr.Close()
 	rng := rand.New(rand.NewPCG(12, 12))
-	planes := randomPlanes(rng, n)
+	planes := modeltest.RandomPlanes(rng, n)
 	pol, mask, wdl := randomTargets(rng, n)
 	grads, losses, err := tr.Gradients(planes, pol, mask, wdl)
 	if err != nil {
@@ -147,14 +149,14 @@ func TestGradientCheck(t *testing.T) {
 // TestGradientsFreshEachRun guards against gorgonia accumulating gradients
 // across runs: the same batch twice must give the same gradient.
 func TestGradientsFreshEachRun(t *testing.T) {
-	w := mustWeights(t, mustPreset(t, "tiny"), 13)
+	w := modeltest.MustWeights(t, modeltest.MustPreset(t, "tiny"), 13)
 	tr, err := NewTrainer(w, smallTrainConfig(4))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tr.Close()
 	rng := rand.New(rand.NewPCG(14, 14))
-	planes := randomPlanes(rng, 4)
+	planes := modeltest.RandomPlanes(rng, 4)
 	pol, mask, wdl := randomTargets(rng, 4)
 	before := w.Clone()
 	g1, _, err := tr.Gradients(planes, pol, mask, wdl)
@@ -162,7 +164,7 @@ func TestGradientsFreshEachRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A different batch in between.
-	p2 := randomPlanes(rng, 4)
+	p2 := modeltest.RandomPlanes(rng, 4)
 	pol2, mask2, wdl2 := randomTargets(rng, 4)
 	if _, _, err := tr.Gradients(p2, pol2, mask2, wdl2); err != nil {
 		t.Fatal(err)
@@ -186,15 +188,15 @@ func TestGradientsFreshEachRun(t *testing.T) {
 // TestOverfit: the loss must fall when training repeatedly on a handful of
 // positions.
 func TestOverfit(t *testing.T) {
-	for _, opt := range []string{OptimizerSGD, OptimizerAdamW} {
+	for _, opt := range []string{model.OptimizerSGD, model.OptimizerAdamW} {
 		t.Run(opt, func(t *testing.T) {
-			w, err := NewWeights(mustPreset(t, "tiny"), 21)
+			w, err := model.NewWeights(modeltest.MustPreset(t, "tiny"), 21)
 			if err != nil {
 				t.Fatal(err)
 			}
 			tc := smallTrainConfig(8)
 			tc.Optimizer = opt
-			if opt == OptimizerAdamW {
+			if opt == model.OptimizerAdamW {
 				tc.LR.Base = 3e-3
 			}
 			tr, err := NewTrainer(w, tc)
@@ -203,7 +205,7 @@ func TestOverfit(t *testing.T) {
 			}
 			defer tr.Close()
 			rng := rand.New(rand.NewPCG(22, 22))
-			planes := randomPlanes(rng, 8)
+			planes := modeltest.RandomPlanes(rng, 8)
 			pol, mask, wdl := randomTargets(rng, 8)
 			var first, last Losses
 			for i := 0; i < 80; i++ {
@@ -234,13 +236,13 @@ func TestOverfit(t *testing.T) {
 }
 
 func TestTrainerRejectsBadInput(t *testing.T) {
-	w, _ := NewWeights(mustPreset(t, "tiny"), 1)
+	w, _ := model.NewWeights(modeltest.MustPreset(t, "tiny"), 1)
 	tr, err := NewTrainer(w, smallTrainConfig(2))
 	if err != nil {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(1, 1))
-	planes := randomPlanes(rng, 2)
+	planes := modeltest.RandomPlanes(rng, 2)
 	pol, mask, wdl := randomTargets(rng, 2)
 	if _, err := tr.Step(planes[:env.InputSize], pol, mask, wdl); err == nil {
 		t.Error("short batch accepted")
@@ -274,7 +276,7 @@ func TestTrainerRejectsBadInput(t *testing.T) {
 		t.Error("a rejected step changed the weights")
 	}
 	tr.Close()
-	if _, err := tr.Step(planes, pol, mask, wdl); !errors.Is(err, ErrClosed) {
+	if _, err := tr.Step(planes, pol, mask, wdl); !errors.Is(err, model.ErrClosed) {
 		t.Errorf("after Close: got %v, want ErrClosed", err)
 	}
 	bad := DefaultTrainConfig()
@@ -332,7 +334,7 @@ func TestTrainConfigJSON(t *testing.T) {
 		func(c *TrainConfig) { c.Momentum = 1 },
 		func(c *TrainConfig) { c.L2 = -1 },
 		func(c *TrainConfig) { c.L2 = math.NaN() },
-		func(c *TrainConfig) { c.Optimizer = OptimizerAdamW; c.Beta2 = 1 },
+		func(c *TrainConfig) { c.Optimizer = model.OptimizerAdamW; c.Beta2 = 1 },
 		func(c *TrainConfig) { c.LR.Base = 0 },
 	} {
 		c := DefaultTrainConfig()
@@ -352,7 +354,7 @@ func TestPolicyLossIgnoresIllegalLogits(t *testing.T) {
 	const n, plane = 4, 40
 	w, tr := tinyTrainer(t, n, 17)
 	rng := rand.New(rand.NewPCG(18, 18))
-	planes := randomPlanes(rng, n)
+	planes := modeltest.RandomPlanes(rng, n)
 	pol, mask, wdl := randomTargets(rng, n)
 	for b := 0; b < n; b++ {
 		row := pol[b*env.PolicySize : (b+1)*env.PolicySize]
@@ -399,7 +401,7 @@ func TestPolicyKL(t *testing.T) {
 	w, tr := tinyTrainer(t, n, 19)
 	rng := rand.New(rand.NewPCG(20, 20))
 	for range 5 {
-		planes := randomPlanes(rng, n)
+		planes := modeltest.RandomPlanes(rng, n)
 		pol, mask, wdl := randomTargets(rng, n)
 		l, err := tr.Loss(planes, pol, mask, wdl)
 		if err != nil {
@@ -409,10 +411,10 @@ func TestPolicyKL(t *testing.T) {
 			t.Errorf("policy loss %v, target entropy %v: KL %v", l.Policy, l.PolicyEntropy, kl)
 		}
 	}
-	planes := randomPlanes(rng, n)
+	planes := modeltest.RandomPlanes(rng, n)
 	_, mask, wdl := randomTargets(rng, n)
 	logits, probs := make([]float32, n*env.PolicySize), make([]float32, n*env.WDLSize)
-	ev, err := NewFastEvaluator(w, FastOptions{Workers: 1})
+	ev, err := model.NewFastEvaluator(w, model.FastOptions{Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -445,9 +447,9 @@ func TestPolicyKL(t *testing.T) {
 
 // tinyTrainer returns fresh tiny weights and a trainer of batch n over
 // them, closed when the test ends.
-func tinyTrainer(t *testing.T, n int, seed uint64) (*Weights, *Trainer) {
+func tinyTrainer(t *testing.T, n int, seed uint64) (*model.Weights, *Trainer) {
 	t.Helper()
-	w := mustWeights(t, mustPreset(t, "tiny"), seed)
+	w := modeltest.MustWeights(t, modeltest.MustPreset(t, "tiny"), seed)
 	tr, err := NewTrainer(w, smallTrainConfig(n))
 	if err != nil {
 		t.Fatal(err)
@@ -460,15 +462,15 @@ func tinyTrainer(t *testing.T, n int, seed uint64) (*Weights, *Trainer) {
 // ones) gives the losses, gradient and step of one graph over the whole
 // batch, to float32 rounding, and the reference loss.
 func TestShardedStepMatchesOneGraph(t *testing.T) {
-	cfg := mustPreset(t, "tiny")
+	cfg := modeltest.MustPreset(t, "tiny")
 	const n = 20
 	rng := rand.New(rand.NewPCG(5, 9))
-	planes := randomPlanes(rng, n)
+	planes := modeltest.RandomPlanes(rng, n)
 	pol, mask, wdl := randomTargets(rng, n)
 	tc := smallTrainConfig(n)
 	tc.ValueWeight = 1.5
-	trainer := func(shards int) (*Trainer, *Weights) {
-		w := mustWeights(t, cfg, 3)
+	trainer := func(shards int) (*Trainer, *model.Weights) {
+		w := modeltest.MustWeights(t, cfg, 3)
 		tr, err := newTrainer(w, tc, shards)
 		if err != nil {
 			t.Fatal(err)
@@ -544,14 +546,14 @@ func TestAutoShards(t *testing.T) {
 // good step after a rejected one goes through.
 func TestStepNamesFirstBadRow(t *testing.T) {
 	const n = 40
-	w := mustWeights(t, mustPreset(t, "tiny"), 2)
+	w := modeltest.MustWeights(t, modeltest.MustPreset(t, "tiny"), 2)
 	tr, err := NewTrainer(w, smallTrainConfig(n))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tr.Close()
 	rng := rand.New(rand.NewPCG(3, 4))
-	planes := randomPlanes(rng, n)
+	planes := modeltest.RandomPlanes(rng, n)
 	pol, mask, wdl := randomTargets(rng, n)
 	k := len(mask) / n
 	illegal := func(row int) int { return row*k + slices.Index(mask[row*k:(row+1)*k], 0) }

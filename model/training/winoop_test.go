@@ -1,4 +1,4 @@
-package model
+package training
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/alicezero/alicezero/model/internal/modeltest"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -105,14 +106,6 @@ func checkGradient(t *testing.T, rng *rand.Rand, name string, param []float64, g
 			t.Errorf("%s[%d]: gradient %v, central difference %v", name, j, grad[j], num)
 		}
 	}
-}
-
-func randomNormal(rng *rand.Rand, n int, scale float64) []float32 {
-	s := make([]float32, n)
-	for i := range s {
-		s[i] = float32(rng.NormFloat64() * scale)
-	}
-	return s
 }
 
 // winoOpRun builds winoConv(x, w, b [, res]) and returns y and the
@@ -216,11 +209,11 @@ func TestWinoConvOpGradients(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.String(), func(t *testing.T) {
-			x := randomNormal(rng, c.batch*c.cin*64, 1)
-			w := randomNormal(rng, c.cout*c.cin*9, 1/math.Sqrt(float64(c.cin*9)))
-			b := randomNormal(rng, c.cout, 0.3)
-			res := randomNormal(rng, c.batch*c.cout*64, 1)
-			r := randomNormal(rng, c.batch*c.cout*64, 1)
+			x := modeltest.RandomNormal(rng, c.batch*c.cin*64, 1)
+			w := modeltest.RandomNormal(rng, c.cout*c.cin*9, 1/math.Sqrt(float64(c.cin*9)))
+			b := modeltest.RandomNormal(rng, c.cout, 0.3)
+			res := modeltest.RandomNormal(rng, c.batch*c.cout*64, 1)
+			r := modeltest.RandomNormal(rng, c.batch*c.cout*64, 1)
 			y, dx, dw, db, dres := winoOpRun(t, c, x, w, b, res, r)
 			x64, w64, b64, res64, r64 := to64(x), to64(w), to64(b), to64(res), to64(r)
 			_, want := refWinoCost(c, x64, w64, b64, res64, r64)
@@ -255,7 +248,7 @@ func TestWinoConvOpGradients(t *testing.T) {
 func TestWinoConvOpDeterministic(t *testing.T) {
 	rng := rand.New(rand.NewPCG(22, 22))
 	c := winoCase{batch: 150, cin: 6, cout: 8, relu: true, residual: true, inputGrd: true}
-	rnd := func(n int) []float32 { return randomNormal(rng, n, 1) }
+	rnd := func(n int) []float32 { return modeltest.RandomNormal(rng, n, 1) }
 	x, w, b, res, r := rnd(c.batch*c.cin*64), rnd(c.cout*c.cin*9), rnd(c.cout), rnd(c.batch*c.cout*64), rnd(c.batch*c.cout*64)
 	var ref [][]float32
 	for _, procs := range []int{1, 2, 3} {
@@ -293,10 +286,10 @@ func TestConv1x1OpGradients(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer arena.close()
-			x := randomNormal(rng, tc.batch*tc.cin*64, 1)
-			w := randomNormal(rng, tc.cout*tc.cin, 1/math.Sqrt(float64(tc.cin)))
-			b := randomNormal(rng, tc.cout, 0.3)
-			r := randomNormal(rng, tc.batch*tc.cout*64, 1)
+			x := modeltest.RandomNormal(rng, tc.batch*tc.cin*64, 1)
+			w := modeltest.RandomNormal(rng, tc.cout*tc.cin, 1/math.Sqrt(float64(tc.cin)))
+			b := modeltest.RandomNormal(rng, tc.cout, 0.3)
+			r := modeltest.RandomNormal(rng, tc.batch*tc.cout*64, 1)
 			g := G.NewGraph()
 			xn, wn, bn := tensorNode(g, "x", x, tc.batch, tc.cin, 8, 8), tensorNode(g, "w", w, tc.cout, tc.cin, 1, 1), tensorNode(g, "b", b, tc.cout)
 			yn, err := G.ApplyOp(conv1x1Op{cin: tc.cin, cout: tc.cout, relu: tc.relu, out: newOutBuf(), arena: arena}, xn, wn, bn)
@@ -345,8 +338,8 @@ func TestConv1x1OpGradients(t *testing.T) {
 func TestPlaneMeanOpGradients(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 25))
 	const batch, ch = 5, 3
-	x := randomNormal(rng, batch*ch*64, 1)
-	r := randomNormal(rng, batch*ch, 1)
+	x := modeltest.RandomNormal(rng, batch*ch*64, 1)
+	r := modeltest.RandomNormal(rng, batch*ch, 1)
 	g := G.NewGraph()
 	xn := tensorNode(g, "x", x, batch, ch*64)
 	yn, err := G.ApplyOp(planeMeanOp{channels: ch, out: newOutBuf()}, xn)

@@ -1,4 +1,4 @@
-package model
+package training
 
 import (
 	"fmt"

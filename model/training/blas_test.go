@@ -1,13 +1,14 @@
-package model
+package training
 
 import (
 	"fmt"
-	"github.com/alicezero/alicezero/model/internal/kernel"
 	"math"
 	"math/rand/v2"
 	"runtime"
 	"testing"
 
+	"github.com/alicezero/alicezero/model/internal/kernel"
+	"github.com/alicezero/alicezero/model/internal/modeltest"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 	G "gorgonia.org/gorgonia"
@@ -191,7 +192,7 @@ func TestKernelBLASBadArgs(t *testing.T) {
 // TestKernelBLASInstalled: creating a trainer makes gorgonia's matrix
 // products (tensor's BLAS) use the kernel where the CPU has it.
 func TestKernelBLASInstalled(t *testing.T) {
-	tr, err := NewTrainer(mustWeights(t, mustPreset(t, "tiny"), 1), smallTrainConfig(2))
+	tr, err := NewTrainer(modeltest.MustWeights(t, modeltest.MustPreset(t, "tiny"), 1), smallTrainConfig(2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,14 +233,14 @@ func BenchmarkSgemmShapes(b *testing.B) {
 // the kernel BLAS equal those with gonum's (the BLAS before this package
 // installed its own) to float32 rounding.
 func TestKernelBLASMatchesGonum(t *testing.T) {
-	w := mustWeights(t, mustPreset(t, "small"), 3)
+	w := modeltest.MustWeights(t, modeltest.MustPreset(t, "small"), 3)
 	tr, err := NewTrainer(w, smallTrainConfig(32)) // installs the kernel BLAS
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tr.Close()
 	rng := rand.New(rand.NewPCG(4, 4))
-	planes := randomPlanes(rng, 32)
+	planes := modeltest.RandomPlanes(rng, 32)
 	pol, mask, wdl := randomTargets(rng, 32)
 	gk, lk, err := tr.Gradients(planes, pol, mask, wdl)
 	if err != nil {
@@ -261,7 +262,7 @@ func TestKernelBLASMatchesGonum(t *testing.T) {
 		for _, v := range gg[i] {
 			scale = math.Max(scale, math.Abs(float64(v)))
 		}
-		d := maxAbsDiff(gk[i], gg[i]) / math.Max(scale, 1e-12)
+		d := modeltest.MaxAbsDiff(gk[i], gg[i]) / math.Max(scale, 1e-12)
 		worst = math.Max(worst, d)
 		if d > 1e-4 {
 			t.Errorf("%s: gradients differ by %g of their largest entry", p.Name, d)

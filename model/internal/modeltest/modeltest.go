@@ -1,21 +1,26 @@
-package model
+// Package modeltest holds what the tests of model and model/training
+// share: a naive float64 forward pass the evaluators are checked against,
+// plausible random inputs and comparisons.
+package modeltest
 
 import (
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/model"
 )
 
-// refForward is a deliberately naive float64 forward pass, written
+// RefForward is a deliberately naive float64 forward pass, written
 // straight from the architecture's definition, that both the gorgonia graph
 // and the fast path are checked against. It returns policy logits and WDL
 // probabilities for one position.
-func refForward(w *Weights, planes []float32) (policy []float64, wdl []float64) {
-	cfg := w.cfg
-	P := func(name string) *Param { return w.Param(name) }
+func RefForward(w *model.Weights, planes []float32) (policy []float64, wdl []float64) {
+	cfg := w.Config()
+	P := func(name string) *model.Param { return w.Param(name) }
 	x := make([]float64, cfg.NumInputPlanes()*64)
 	for i := range x {
 		x[i] = float64(planes[i])
@@ -98,10 +103,10 @@ func refForward(w *Weights, planes []float32) (policy []float64, wdl []float64) 
 	return policy, wdl
 }
 
-// randomPlanes returns n positions of plausible input: sparse one-hot piece
+// RandomPlanes returns n positions of plausible input: sparse one-hot piece
 // planes, random attack planes, random constant planes and a one-hot
 // en-passant square.
-func randomPlanes(rng *rand.Rand, n int) []float32 {
+func RandomPlanes(rng *rand.Rand, n int) []float32 {
 	p := make([]float32, n*env.InputSize)
 	for b := 0; b < n; b++ {
 		pos := p[b*env.InputSize : (b+1)*env.InputSize]
@@ -130,18 +135,21 @@ func randomPlanes(rng *rand.Rand, n int) []float32 {
 	return p
 }
 
-func mustPreset(t testing.TB, name string) Config {
+// MustPreset returns the named preset or fails the test.
+func MustPreset(t testing.TB, name string) model.Config {
 	t.Helper()
-	c, err := Preset(name)
+	c, err := model.Preset(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return c
 }
 
-func mustWeights(t testing.TB, cfg Config, seed uint64) *Weights {
+// MustWeights returns seeded weights of cfg, with non-zero biases, or
+// fails the test.
+func MustWeights(t testing.TB, cfg model.Config, seed uint64) *model.Weights {
 	t.Helper()
-	w, err := NewWeights(cfg, seed)
+	w, err := model.NewWeights(cfg, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,8 +165,9 @@ func mustWeights(t testing.TB, cfg Config, seed uint64) *Weights {
 	return w
 }
 
-// maxAbsDiff64 compares float32 results against float64 ones.
-func maxAbsDiff64(a []float32, b []float64) float64 {
+// MaxAbsDiff64 returns the largest difference of float32 results from
+// float64 ones.
+func MaxAbsDiff64(a []float32, b []float64) float64 {
 	var m float64
 	for i := range b {
 		m = math.Max(m, math.Abs(float64(a[i])-b[i]))
@@ -166,7 +175,8 @@ func maxAbsDiff64(a []float32, b []float64) float64 {
 	return m
 }
 
-func maxAbsDiff(a, b []float32) float64 {
+// MaxAbsDiff returns the largest difference between a and b.
+func MaxAbsDiff(a, b []float32) float64 {
 	var m float64
 	for i := range a {
 		m = math.Max(m, math.Abs(float64(a[i])-float64(b[i])))
@@ -174,33 +184,21 @@ func maxAbsDiff(a, b []float32) float64 {
 	return m
 }
 
-func TestGraphMatchesReference(t *testing.T) {
-	for _, preset := range []string{"tiny", "small"} {
-		t.Run(preset, func(t *testing.T) {
-			w := mustWeights(t, mustPreset(t, preset), 1)
-			ev, err := NewGraphEvaluator(w, 1, 4)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ev.Close()
-			rng := rand.New(rand.NewPCG(2, 2))
-			for _, n := range []int{1, 3, 4, 6} {
-				planes := randomPlanes(rng, n)
-				pol := make([]float32, n*env.PolicySize)
-				wdl := make([]float32, n*env.WDLSize)
-				if err := ev.Evaluate(planes, n, pol, wdl); err != nil {
-					t.Fatal(err)
-				}
-				for b := 0; b < n; b++ {
-					rp, rw := refForward(w, planes[b*env.InputSize:])
-					if d := maxAbsDiff64(pol[b*env.PolicySize:], rp); d > 1e-4 {
-						t.Errorf("n=%d row %d: policy differs from reference by %g", n, b, d)
-					}
-					if d := maxAbsDiff64(wdl[b*env.WDLSize:], rw); d > 1e-5 {
-						t.Errorf("n=%d row %d: wdl differs from reference by %g (%v vs %v)", n, b, d, wdl[b*3:b*3+3], rw)
-					}
-				}
-			}
-		})
+// RandomNormal returns n normal variates of standard deviation scale.
+func RandomNormal(rng *rand.Rand, n int, scale float64) []float32 {
+	s := make([]float32, n)
+	for i := range s {
+		s[i] = float32(rng.NormFloat64() * scale)
+	}
+	return s
+}
+
+// ReportRates reports positions per wall second and per CPU-second of the
+// process (the latter is the cost, and is less disturbed by neighbours on a
+// shared machine; with 2 busy cores it is half the wall rate).
+func ReportRates(b *testing.B, positions int, cpu time.Duration) {
+	b.ReportMetric(float64(positions)/b.Elapsed().Seconds(), "pos/s")
+	if cpu > 0 {
+		b.ReportMetric(float64(positions)/cpu.Seconds(), "pos/cpu-s")
 	}
 }

@@ -1,11 +1,11 @@
-package model
+package training
 
 import (
-	"github.com/alicezero/alicezero/model/internal/kernel"
 	"runtime"
 	"sync"
 	"sync/atomic"
 
+	"github.com/alicezero/alicezero/model/internal/kernel"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 	G "gorgonia.org/gorgonia"
