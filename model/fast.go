@@ -50,6 +50,15 @@ type FastOptions struct {
 // (several search threads) therefore each keep a core busy without handing
 // work to parked goroutines, whose wake-up on a virtual machine can cost
 // as much as a lane group's evaluation.
+//
+// This dispatch is the evaluator's own, not model/training's parallel-for
+// (a team of helpers, team.run), on purpose: a team serves one caller at a
+// time and its helpers spin between sections, where here several search
+// threads call at once, each borrowing only the workers idle at that
+// moment (with the scratch buffers they own, and none that the
+// FastOptions.Callers reserve), and an idle worker must park rather than
+// spin on a core the search needs. Channels of preallocated workers also
+// keep a call free of allocations.
 type FastEvaluator struct {
 	mu      sync.RWMutex // Evaluate holds it shared; SetWeights and Close alone
 	w       *Weights     // our own copy, see SetWeights

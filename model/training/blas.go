@@ -3,7 +3,6 @@ package training
 import (
 	"runtime"
 	"sync"
-	"sync/atomic"
 
 	"github.com/alicezero/alicezero/model/internal/kernel"
 	"gonum.org/v1/gonum/blas"
@@ -213,37 +212,20 @@ func gemmParallel(m, n, k int, a []float32, lda int, b []float32, ldb int, c []f
 	if shared > gemmSharedMax {
 		chunks = min(units, workers)
 	}
-	var next atomic.Int64
-	run := func() {
-		for {
-			t := int(next.Add(1) - 1)
-			if t >= chunks {
-				return
+	(*workspace)(nil).each(chunks, func(t, _ int) {
+		lo, hi := t*units/chunks, (t+1)*units/chunks
+		if byRows {
+			r0, r1 := 4*lo, 4*hi
+			if t == chunks-1 {
+				r1 = m
 			}
-			lo, hi := t*units/chunks, (t+1)*units/chunks
-			if byRows {
-				r0, r1 := 4*lo, 4*hi
-				if t == chunks-1 {
-					r1 = m
-				}
-				gemmBlocked(r1-r0, n, k, a[r0*lda:], lda, b, ldb, c[r0*ldc:], ldc, acc)
-			} else {
-				c0, c1 := 16*lo, 16*hi
-				if t == chunks-1 {
-					c1 = n
-				}
-				gemmBlocked(m, c1-c0, k, a, lda, b[c0:], ldb, c[c0:], ldc, acc)
+			gemmBlocked(r1-r0, n, k, a[r0*lda:], lda, b, ldb, c[r0*ldc:], ldc, acc)
+		} else {
+			c0, c1 := 16*lo, 16*hi
+			if t == chunks-1 {
+				c1 = n
 			}
+			gemmBlocked(m, c1-c0, k, a, lda, b[c0:], ldb, c[c0:], ldc, acc)
 		}
-	}
-	var wg sync.WaitGroup
-	for w := 1; w < min(workers, chunks); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			run()
-		}()
-	}
-	run()
-	wg.Wait()
+	})
 }

@@ -3,10 +3,8 @@ package training
 import (
 	"fmt"
 	"hash"
-	"runtime"
 
 	"github.com/chewxy/hm"
-	"github.com/sourcegraph/conc"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -409,23 +407,26 @@ func denseF32(in []G.Value, op fmt.Stringer) (*tensor.Dense, error) {
 }
 
 // parallelImages calls f(lo, hi) on contiguous ranges that cover [0, n),
-// across up to GOMAXPROCS goroutines (the caller's included). Each image's
-// part of the output is written by one call only, from that image's input
-// only, so the result does not depend on the split. A panic in any
-// goroutine is re-raised on the caller's (conc's WaitGroup does this),
-// where the graph runner's recovery turns it into an error; no goroutine
-// outlives the call.
-func parallelImages(n int, f func(lo, hi int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	if workers <= 1 {
-		f(0, n)
-		return
+// one per core, for the reference graph's ops, which have no workspace
+// (team.run with goroutines of the call's own). Each image's part of the
+// output is written by one call only, from that image's input only, so
+// the result does not depend on the split; a panic in f reaches the
+// caller, where the graph runner's recovery turns it into an error.
+func parallelImages(n int, f func(lo, hi int)) { (*workspace)(nil).split(n, f) }
+
+// denseF32s returns the n float32 dense inputs of op, materialised if
+// views.
+func denseF32s(in []G.Value, n int, op fmt.Stringer) ([]*tensor.Dense, error) {
+	if len(in) != n {
+		return nil, fmt.Errorf("%v: want %d inputs, got %d", op, n, len(in))
 	}
-	var wg conc.WaitGroup
-	for wk := 1; wk < workers; wk++ {
-		lo, hi := wk*n/workers, (wk+1)*n/workers
-		wg.Go(func() { f(lo, hi) })
+	out := make([]*tensor.Dense, n)
+	for i, v := range in {
+		d, err := denseF32([]G.Value{v}, op)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = d
 	}
-	defer wg.Wait() // even if f panics here
-	f(0, n/workers)
+	return out, nil
 }

@@ -21,7 +21,7 @@
 // others (the residual trunk). What the package's own ops compute, each
 // with its gradients as the exact adjoint of its forward op: the 3×3
 // convolutions with bias, ReLU and residual fused, on model's Winograd
-// kernels (winoconv.go, winograd.go); the heads' 1×1 convolutions and the
+// kernels (winoconv.go, winoconvgrad.go); the heads' 1×1 convolutions and the
 // value head's average over the board (headop.go); and both losses, a
 // softmax cross-entropy fused with its gradient (xent.go). The policy
 // loss is the cross-entropy against the search's visit distribution of a

@@ -47,12 +47,12 @@ func paramValues(w *model.Weights, share bool) []*tensor.Dense {
 // values vals (one per parameter of w, in order, shaped alike). The graph reads the values' backing arrays
 // at every run, so updating them in place updates the net.
 //
-// With an arena, the 3×3 convolutions are Winograd ops with their bias,
-// ReLU and residual add fused (winoop.go), as training uses them; without,
+// With a workspace, the 3×3 convolutions are Winograd ops with their bias,
+// ReLU and residual add fused (winoconv.go), as training uses them; without,
 // they are gorgonia's own convolution, bias and ReLU nodes (with the
 // faster im2col of conv.go): the plain reference the fast path is tested
 // against.
-func buildNet(w *model.Weights, batch int, vals []*tensor.Dense, arena *convArena) (ng *netGraph, err error) {
+func buildNet(w *model.Weights, batch int, vals []*tensor.Dense, ws *workspace) (ng *netGraph, err error) {
 	defer catch(&err, "building gorgonia graph")
 	cfg, specs := w.Config(), w.Params()
 	if len(vals) != len(specs) {
@@ -96,7 +96,7 @@ func buildNet(w *model.Weights, batch int, vals []*tensor.Dense, arena *convAren
 	relu := func(x *G.Node) *G.Node { return must(G.Rectify(x)) }
 	// reluConv3 is relu(conv3x3(x) + b [+ res]).
 	reluConv3 := func(x *G.Node, name string, res *G.Node, inputGrad bool) *G.Node {
-		if arena == nil {
+		if ws == nil {
 			y := conv(x, name, 3)
 			if res != nil {
 				y = must(G.Add(res, y))
@@ -104,8 +104,8 @@ func buildNet(w *model.Weights, batch int, vals []*tensor.Dense, arena *convAren
 			return relu(y)
 		}
 		w, b := byName[name+".w"], byName[name+".b"]
-		ws := w.Shape()
-		op := newWinoConvOp(name, vals[paramIndex[name+".w"]].Float32s(), vals[paramIndex[name+".b"]].Float32s(), ws[1], ws[0], true, res != nil, inputGrad, arena)
+		wsh := w.Shape()
+		op := newWinoConvOp(name, vals[paramIndex[name+".w"]].Float32s(), vals[paramIndex[name+".b"]].Float32s(), wsh[1], wsh[0], true, res != nil, inputGrad, ws)
 		if res != nil {
 			return must(G.ApplyOp(op, x, w, b, res))
 		}
@@ -123,7 +123,7 @@ func buildNet(w *model.Weights, batch int, vals []*tensor.Dense, arena *convAren
 	// conv1 is the heads' 1×1 convolution with bias, flattened to
 	// [batch, cout·64], through a ReLU if relu.
 	conv1 := func(x *G.Node, name string, relu bool) *G.Node {
-		if arena == nil {
+		if ws == nil {
 			y := conv(x, name, 1)
 			if relu {
 				y = must(G.Rectify(y))
@@ -132,14 +132,14 @@ func buildNet(w *model.Weights, batch int, vals []*tensor.Dense, arena *convAren
 			return must(G.Reshape(y, tensor.Shape{ys[0], ys[1] * ys[2] * ys[3]}))
 		}
 		w, b := byName[name+".w"], byName[name+".b"]
-		ws := w.Shape()
-		return must(G.ApplyOp(conv1x1Op{cin: ws[1], cout: ws[0], relu: relu, out: newOutBuf(), arena: arena}, x, w, b))
+		wsh := w.Shape()
+		return must(G.ApplyOp(conv1x1Op{cin: wsh[1], cout: wsh[0], relu: relu, out: newOutBuf(), ws: ws}, x, w, b))
 	}
 	p := reluConv3(x, "policy.conv", nil, true)
 	ng.policy = conv1(p, "policy.logits", false)
 
 	v := conv1(x, "value.conv", true)
-	if arena != nil {
+	if ws != nil {
 		v = must(G.ApplyOp(planeMeanOp{channels: cfg.ValueChannels, out: newOutBuf()}, v)) // global average pooling
 	} else {
 		v = must(G.Reshape(v, tensor.Shape{batch, cfg.ValueChannels, env.PlaneSize}))

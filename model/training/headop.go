@@ -28,7 +28,7 @@ type conv1x1Op struct {
 	cin, cout int
 	relu      bool
 	out       outBuf
-	arena     *convArena
+	ws        *workspace
 }
 
 func (op conv1x1Op) Arity() int { return 3 }
@@ -69,9 +69,9 @@ func (op conv1x1Op) Do(in ...G.Value) (G.Value, error) {
 	}
 	out := op.out.tensor(oshape)
 	x, w, b, y := ts[0].Float32s(), ts[1].Float32s(), ts[2].Float32s(), out.Float32s()
-	cin, cout, k := op.cin, op.cout, op.arena.k
+	cin, cout, k := op.cin, op.cout, op.ws.k
 	if k.Name == kernel.AVX512 {
-		a := op.arena
+		a := op.ws
 		pw, pb := a.packRows(w, cout, cin, cin, 1, b)
 		a.run(oshape[0], kernel.Lanes, func(wk, lo, hi int) {
 			blk := grown(&a.scratch(wk).blk, kernel.RowBlock*planeSquares)
@@ -81,7 +81,7 @@ func (op conv1x1Op) Do(in ...G.Value) (G.Value, error) {
 		})
 		return out, nil
 	}
-	op.arena.run(oshape[0], kernel.Lanes, func(_, lo, hi int) {
+	op.ws.run(oshape[0], kernel.Lanes, func(_, lo, hi int) {
 		for p := lo; p < hi; p++ {
 			yp := y[p*cout*planeSquares : (p+1)*cout*planeSquares]
 			for c := 0; c < cout; c++ {
@@ -100,19 +100,19 @@ func (op conv1x1Op) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, erro
 	dPre := grad
 	var err error
 	if op.relu {
-		if dPre, err = G.ApplyOp(reluGradOp{out: newOutBuf(), arena: op.arena}, grad, output); err != nil {
+		if dPre, err = G.ApplyOp(reluGradOp{out: newOutBuf(), ws: op.ws}, grad, output); err != nil {
 			return nil, err
 		}
 	}
-	dx, err := G.ApplyOp(conv1x1InputGradOp{cin: op.cin, cout: op.cout, out: newOutBuf(), arena: op.arena, wt: new([]float32)}, dPre, inputs[1])
+	dx, err := G.ApplyOp(conv1x1InputGradOp{cin: op.cin, cout: op.cout, out: newOutBuf(), ws: op.ws, wt: new([]float32)}, dPre, inputs[1])
 	if err != nil {
 		return nil, err
 	}
-	dw, err := G.ApplyOp(conv1x1FilterGradOp{cin: op.cin, cout: op.cout, out: newOutBuf(), arena: op.arena}, dPre, inputs[0])
+	dw, err := G.ApplyOp(conv1x1FilterGradOp{cin: op.cin, cout: op.cout, out: newOutBuf(), ws: op.ws}, dPre, inputs[0])
 	if err != nil {
 		return nil, err
 	}
-	db, err := G.ApplyOp(biasGradOp{out: newOutBuf(), arena: op.arena, channels: op.cout}, dPre)
+	db, err := G.ApplyOp(biasGradOp{out: newOutBuf(), ws: op.ws, channels: op.cout}, dPre)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +124,7 @@ func (op conv1x1Op) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, erro
 type conv1x1InputGradOp struct {
 	cin, cout int
 	out       outBuf
-	arena     *convArena
+	ws        *workspace
 	wt        *[]float32 // Wᵀ, [cin][cout], rebuilt at every run
 }
 
@@ -164,9 +164,9 @@ func (op conv1x1InputGradOp) Do(in ...G.Value) (G.Value, error) {
 	}
 	out := op.out.tensor(oshape)
 	dPre, w, dx := ts[0].Float32s(), ts[1].Float32s(), out.Float32s()
-	cin, cout, k := op.cin, op.cout, op.arena.k
+	cin, cout, k := op.cin, op.cout, op.ws.k
 	if k.Name == kernel.AVX512 {
-		a := op.arena
+		a := op.ws
 		pw, pb := a.packRows(w, cin, cout, 1, cin, nil) // Wᵀ
 		a.run(oshape[0], kernel.Lanes, func(wk, lo, hi int) {
 			blk := grown(&a.scratch(wk).blk, kernel.RowBlock*planeSquares)
@@ -178,7 +178,7 @@ func (op conv1x1InputGradOp) Do(in ...G.Value) (G.Value, error) {
 	}
 	wt := grown(op.wt, cin*cout)
 	transposeInto(cout, cin, w, cin, wt, cout)
-	op.arena.run(oshape[0], kernel.Lanes, func(_, lo, hi int) {
+	op.ws.run(oshape[0], kernel.Lanes, func(_, lo, hi int) {
 		for p := lo; p < hi; p++ {
 			k.GemmTo(cin, planeSquares, cout, wt, cout, dPre[p*cout*planeSquares:], planeSquares, dx[p*cin*planeSquares:], planeSquares, false)
 		}
@@ -195,7 +195,7 @@ const conv1x1Slab = 64
 type conv1x1FilterGradOp struct {
 	cin, cout int
 	out       outBuf
-	arena     *convArena
+	ws        *workspace
 }
 
 func (op conv1x1FilterGradOp) Arity() int { return 2 }
@@ -233,7 +233,7 @@ func (op conv1x1FilterGradOp) Do(in ...G.Value) (G.Value, error) {
 		return nil, err
 	}
 	out := op.out.tensor(oshape)
-	a := op.arena
+	a := op.ws
 	dPre, x := ts[0].Float32s(), ts[1].Float32s()
 	batch, cin, cout := ts[0].Shape()[0], op.cin, op.cout
 	// Rows rounded up to the dot-product kernel's blocks; the extra rows'
@@ -392,8 +392,8 @@ func (op planeMeanGradOp) Do(in ...G.Value) (G.Value, error) {
 // src[r·rowStride + l·colStride] as the AVX-512 product reads its A: for
 // each block of winoRowBlock rows, k groups of winoRowBlock floats, the
 // rows beyond rows zero; and the rows' bias (zeros if bias is nil) padded
-// alike. The arrays are the arena's, valid until the next call.
-func (a *convArena) packRows(src []float32, rows, k, rowStride, colStride int, bias []float32) (packed, pbias []float32) {
+// alike. The arrays are the workspace's, valid until the next call.
+func (a *workspace) packRows(src []float32, rows, k, rowStride, colStride int, bias []float32) (packed, pbias []float32) {
 	n := (rows + kernel.PadRows) / kernel.RowBlock * kernel.RowBlock
 	packed, pbias = grown(&a.pack, n*k), grown(&a.packBias, n)
 	clear(pbias)

@@ -38,11 +38,11 @@ func newOptimizer(kind string, w *model.Weights) (*optimizer, error) {
 // update applies one step with learning rate lr to w given the loss
 // gradients grads (same layout as w's parameters, L2 not yet included).
 //
-// The parameters are handed out one at a time to the arena's team (their
+// The parameters are handed out one at a time to the workspace's team (their
 // sizes differ by hundreds of times, so equal counts would not balance);
 // each is updated by one goroutine, so the result does not depend on how
 // many there are.
-func (o *optimizer) update(w *model.Weights, grads [][]float32, lr float64, tc *TrainConfig, a *convArena) {
+func (o *optimizer) update(w *model.Weights, grads [][]float32, lr float64, tc *TrainConfig, a *workspace) {
 	o.step++
 	l2 := float32(2 * tc.L2) // d/dw of c·w²
 	wd := float32(lr * tc.WeightDecay)

@@ -52,6 +52,43 @@ type teamHelper struct {
 	wake   chan struct{}
 }
 
+// run is the package's one parallel-for. It calls f(worker, lo, hi) on
+// contiguous ranges covering [0, n), handed out in pieces of size unit
+// (the last may be short) to up to workers goroutines, the caller's
+// included, each with its own worker index; the pieces do not depend on
+// how many goroutines take them, so neither do results that depend only
+// on the pieces. With a team its helpers take part (do); a nil team starts
+// goroutines of the call's own (conc), for callers that hold none. A panic
+// in any goroutine is re-raised on the caller's, and no goroutine of the
+// call outlives it.
+func (t *team) run(workers, n, unit int, f func(worker, lo, hi int)) {
+	pieces := (n + unit - 1) / unit
+	workers = max(1, min(workers, pieces))
+	var next atomic.Int64
+	work := func(w int) {
+		for {
+			i := int(next.Add(1) - 1)
+			if i >= pieces {
+				return
+			}
+			f(w, i*unit, min(n, (i+1)*unit))
+		}
+	}
+	switch {
+	case workers == 1:
+		work(0)
+	case t != nil:
+		t.do(workers, work)
+	default:
+		var wg conc.WaitGroup
+		for w := 1; w < workers; w++ {
+			wg.Go(func() { work(w) })
+		}
+		defer wg.Wait() // even if work(0) panics
+		work(0)
+	}
+}
+
 // do runs work(0) on the caller and work(1) … work(workers-1) on helpers,
 // and returns when all have returned. A panic in any is re-raised on the
 // caller.

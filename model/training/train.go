@@ -158,7 +158,7 @@ type Trainer struct {
 	opt    *optimizer
 	closed bool
 
-	arena   *convArena // the step's own parallel work: shards, checks, sums, optimiser
+	ws      *workspace // the step's own parallel work: shards, checks, sums, optimiser
 	filters *filterSet // the shards' transformed filters, transformed once a step
 	shards  []*trainShard
 	grads   [][]float32 // the batch's loss gradient, L2 excluded
@@ -173,7 +173,7 @@ type Trainer struct {
 type trainShard struct {
 	lo, hi    int
 	net       *netGraph
-	arena     *convArena // its ops' scratch and helpers
+	ws        *workspace // its ops' scratch and helpers
 	vm        G.VM
 	polTarget *G.Node
 	polMask   *G.Node
@@ -208,13 +208,13 @@ func newTrainer(w *model.Weights, tc TrainConfig, n int) (*Trainer, error) {
 		return nil, err
 	}
 	installKernelBLAS()
-	arena, err := newConvArena()
+	ws, err := newWorkspace()
 	if err != nil {
 		return nil, err
 	}
-	t := &Trainer{w: w, tc: tc, opt: opt, arena: arena, filters: &filterSet{byName: map[string]*convFilters{}},
+	t := &Trainer{w: w, tc: tc, opt: opt, ws: ws, filters: &filterSet{byName: map[string]*convFilters{}},
 		rowEntropy: make([]float64, tc.BatchSize), rowErrs: make([]error, tc.BatchSize), paramSq: make([]float64, 2*len(w.Params()))}
-	arena.filters = t.filters
+	ws.filters = t.filters
 	B := tc.BatchSize
 	if n <= 0 {
 		n = autoShards(B)
@@ -223,7 +223,7 @@ func newTrainer(w *model.Weights, tc TrainConfig, n int) (*Trainer, error) {
 	for i := range n {
 		sh := &trainShard{lo: i * B / n, hi: (i + 1) * B / n}
 		if n == 1 {
-			sh.arena = arena // one team for everything: two would spin against each other
+			sh.ws = ws // one team for everything: two would spin against each other
 		}
 		if err := sh.build(w, tc.ValueWeight, t.filters); err != nil {
 			t.release()
@@ -247,15 +247,15 @@ func (sh *trainShard) build(w *model.Weights, valueWeight float64, filters *filt
 	gorgoniaBuildMu.Lock()
 	defer gorgoniaBuildMu.Unlock()
 	B := sh.hi - sh.lo
-	if sh.arena == nil {
-		if sh.arena, err = newConvArena(); err != nil {
+	if sh.ws == nil {
+		if sh.ws, err = newWorkspace(); err != nil {
 			return err
 		}
-		sh.arena.filters = filters
+		sh.ws.filters = filters
 	}
 	// The graph's parameter values share the Weights' arrays: the
 	// optimiser's in-place updates are what the next run reads.
-	net, err := buildNet(w, B, paramValues(w, true), sh.arena)
+	net, err := buildNet(w, B, paramValues(w, true), sh.ws)
 	if err != nil {
 		return err
 	}
@@ -273,11 +273,11 @@ func (sh *trainShard) build(w *model.Weights, valueWeight float64, filters *filt
 		return err
 	}
 
-	pl, err := softmaxCrossEntropy(net.policy, sh.polTarget, sh.polMask, sh.arena)
+	pl, err := softmaxCrossEntropy(net.policy, sh.polTarget, sh.polMask, sh.ws)
 	if err != nil {
 		return err
 	}
-	vl, err := softmaxCrossEntropy(net.value, sh.valTarget, nil, sh.arena)
+	vl, err := softmaxCrossEntropy(net.value, sh.valTarget, nil, sh.ws)
 	if err != nil {
 		return err
 	}
@@ -362,7 +362,7 @@ func (t *Trainer) Step(planes, policyTarget, legalMask, wdlTarget []float32) (Lo
 			}
 		}
 	}
-	t.opt.update(t.w, t.grads, l.LR, &t.tc, t.arena)
+	t.opt.update(t.w, t.grads, l.LR, &t.tc, t.ws)
 	return l, nil
 }
 
@@ -411,14 +411,14 @@ func (t *Trainer) forwardBackward(planes, policyTarget, legalMask, wdlTarget []f
 		// Bound as they are (the graph only reads them, during this run).
 		sh.in, sh.polT = planes[sh.lo*in:sh.hi*in], policyTarget[sh.lo*pol:sh.hi*pol]
 		sh.polM, sh.valT = legalMask[sh.lo*pol:sh.hi*pol], wdlTarget[sh.lo*env.WDLSize:sh.hi*env.WDLSize]
-		if sh.arena != t.arena {
-			sh.arena.cores = max(1, cores/n)
+		if sh.ws != t.ws {
+			sh.ws.cores = max(1, cores/n)
 			if i < cores%n && cores > n {
-				sh.arena.cores++
+				sh.ws.cores++
 			}
 		}
 	}
-	t.arena.each(len(t.shards), func(lo, hi int) { // one shard runs on the caller alone
+	t.ws.each(len(t.shards), func(lo, hi int) { // one shard runs on the caller alone
 		for _, sh := range t.shards[lo:hi] {
 			sh.err = sh.run(t.w.Config())
 		}
@@ -460,7 +460,7 @@ func (t *Trainer) prepare(target, mask []float32) (float64, error) {
 	B := t.tc.BatchSize
 	convs := t.filters.convs
 	h, errs := t.rowEntropy, t.rowErrs
-	t.arena.each(len(convs)+(B+entropyChunk-1)/entropyChunk, func(lo, hi int) {
+	t.ws.each(len(convs)+(B+entropyChunk-1)/entropyChunk, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			if i < len(convs) {
 				convs[i].transform()
@@ -486,7 +486,7 @@ func (t *Trainer) sumGradients() (weights, grads float64) {
 	B := float32(t.tc.BatchSize)
 	n := len(t.grads)
 	wsq, gsq := t.paramSq[:n], t.paramSq[n:]
-	t.arena.each(n, func(lo, hi int) {
+	t.ws.each(n, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			g := t.grads[i]
 			if len(t.shards) > 1 {
@@ -649,11 +649,11 @@ func (t *Trainer) Close() error {
 
 // release stops the helpers and closes the machines built so far.
 func (t *Trainer) release() error {
-	t.arena.close()
+	t.ws.close()
 	var errs []error
 	for _, sh := range t.shards {
-		if sh.arena != t.arena {
-			sh.arena.close()
+		if sh.ws != t.ws {
+			sh.ws.close()
 		}
 		errs = append(errs, sh.vm.Close())
 	}

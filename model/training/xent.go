@@ -36,7 +36,7 @@ import (
 type softmaxXent struct {
 	masked bool
 	out    outBuf     // the gradient's array, reused from run to run (softmaxXentDiff)
-	arena  *convArena // whose team splits the rows; nil: goroutines of their own
+	ws     *workspace // whose team splits the rows; nil: goroutines of their own
 }
 
 // softmaxXentDiff computes the gradient above times the upstream gradient
@@ -47,7 +47,7 @@ type softmaxXentDiff softmaxXent
 // softmaxCrossEntropy returns the per-row cross-entropy [batch] of
 // softmax(logits) against target, all [batch, k]; with a mask (nil for
 // none), of the softmax over the entries the mask keeps.
-func softmaxCrossEntropy(logits, target, mask *G.Node, arena *convArena) (*G.Node, error) {
+func softmaxCrossEntropy(logits, target, mask *G.Node, ws *workspace) (*G.Node, error) {
 	in := G.Nodes{logits, target}
 	if mask != nil {
 		in = append(in, mask)
@@ -57,7 +57,7 @@ func softmaxCrossEntropy(logits, target, mask *G.Node, arena *convArena) (*G.Nod
 			return nil, fmt.Errorf("model: softmax cross-entropy wants [batch, k] nodes of one shape, got %v and %v", logits.Shape(), n.Shape())
 		}
 	}
-	return G.ApplyOp(softmaxXent{masked: mask != nil, arena: arena}, in...)
+	return G.ApplyOp(softmaxXent{masked: mask != nil, ws: ws}, in...)
 }
 
 func (o softmaxXent) Arity() int {
@@ -104,9 +104,9 @@ func (o softmaxXent) Do(in ...G.Value) (G.Value, error) {
 	out := tensor.New(tensor.Of(z.Dtype()), tensor.WithShape(rows))
 	switch z.Dtype() {
 	case tensor.Float32:
-		xentRows(o.arena, backings[float32](ms), nil, out.Float32s())
+		xentRows(o.ws, backings[float32](ms), nil, out.Float32s())
 	case tensor.Float64:
-		xentRows(o.arena, backings[float64](ms), nil, out.Float64s())
+		xentRows(o.ws, backings[float64](ms), nil, out.Float64s())
 	default:
 		return nil, fmt.Errorf("%v: unsupported dtype %v", o, z.Dtype())
 	}
@@ -115,7 +115,7 @@ func (o softmaxXent) Do(in ...G.Value) (G.Value, error) {
 
 // SymDiff implements gorgonia.SDOp.
 func (o softmaxXent) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	d, err := G.ApplyOp(softmaxXentDiff{masked: o.masked, out: newOutBuf(), arena: o.arena}, append(inputs[:len(inputs):len(inputs)], grad)...)
+	d, err := G.ApplyOp(softmaxXentDiff{masked: o.masked, out: newOutBuf(), ws: o.ws}, append(inputs[:len(inputs):len(inputs)], grad)...)
 	if err != nil {
 		return nil, err
 	}
@@ -177,9 +177,9 @@ func (o softmaxXentDiff) Do(in ...G.Value) (G.Value, error) {
 	}
 	switch z.Dtype() {
 	case tensor.Float32:
-		xentRows(o.arena, backings[float32](ms), up.Float32s(), out.Float32s())
+		xentRows(o.ws, backings[float32](ms), up.Float32s(), out.Float32s())
 	case tensor.Float64:
-		xentRows(o.arena, backings[float64](ms), up.Float64s(), out.Float64s())
+		xentRows(o.ws, backings[float64](ms), up.Float64s(), out.Float64s())
 	default:
 		return nil, fmt.Errorf("%v: unsupported dtype %v", o, z.Dtype())
 	}
@@ -192,7 +192,7 @@ type float interface{ ~float32 | ~float64 }
 // optionally a mask, all [rows, k] row-major. With up nil it writes each
 // row's loss to out [rows]; otherwise it writes the gradient times up[b]
 // to out [rows, k].
-func xentRows[F float](a *convArena, ms [][]F, up, out []F) {
+func xentRows[F float](a *workspace, ms [][]F, up, out []F) {
 	z, t := ms[0], ms[1]
 	rows := len(out)
 	if up != nil {

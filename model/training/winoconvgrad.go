@@ -3,389 +3,19 @@ package training
 import (
 	"fmt"
 	"hash"
-	"runtime"
-	"sync/atomic"
 
-	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/model/internal/kernel"
 	"github.com/chewxy/hm"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
 
-// The training graph's 3×3 convolutions are gorgonia ops that run the fast
-// path's Winograd kernels (see wino.go) on groups of lanes positions,
-// converting each group between gorgonia's NCHW tensors and the lane
-// layout on the way in and out:
-//
-//	winoConvOp      y = act(conv(x, w) + b [+ res]), act = ReLU or identity
-//	winoConvGradOp  all of its gradients in one pass over the batch:
-//	                dPre = dy ⊙ (y > 0) (the ReLU's mask), dx = the
-//	                adjoint of the convolution applied to dPre, dw summed
-//	                over the batch in the transformed domain, db = Σ dPre
-//	winoGradPartOp  hands on dw, db or dPre (the residual's gradient),
-//	                which winoConvGradOp computed besides its output
-//
-// The gradients are exact: each is the adjoint of the linear map the
-// forward op computes (the transforms' transposes: dM = A dY Aᵀ,
-// dd = B dV Bᵀ, dg = Gᵀ dU G), evaluated in float32 like the forward pass.
-// Every element of every output is computed by one goroutine in an order
-// that does not depend on how many there are, so a step's results do not
-// depend on GOMAXPROCS (training stays bit-reproducible on one machine).
-
-// planeSquares is the floats of one 8×8 plane.
-const planeSquares = env.PlaneSize
-
-// convArena is the scratch memory of one graph's Winograd ops: one set of
-// buffers per goroutine, grown on demand (so that a run allocates nothing
-// once the first has sized them). A graph's machine runs one op at a time,
-// so the ops share it. Not part of any op's identity.
-type convArena struct {
-	k         *kernel.Set
-	team      team // the helpers of run's parallel sections
-	workers   []*convScratch
-	slabs     []float32 // the filter gradient ops' per-slab sums
-	sums      []float64 // their total
-	biasSlabs []float64 // winoConvGradOp's per-slab bias sums
-	pack      []float32 // the 1×1 ops' packed filters (packRows)
-	packBias  []float32
-	// cores is the most goroutines a parallel section uses; 0 means
-	// GOMAXPROCS. A trainer whose shards run side by side gives each its
-	// share of the cores.
-	cores int
-	// filters, if not nil, holds the 3×3 convolutions' transformed
-	// filters, shared by the graphs of a trainer's shards and transformed
-	// by the trainer once per step (convFilters.transform) before the graphs
-	// run; the ops then leave them alone. With nil every op transforms its
-	// own at every run.
-	filters *filterSet
-}
-
-// filterSet is the transformed filters of one network's 3×3
-// convolutions, by parameter name, for graphs that share them.
-type filterSet struct {
-	convs  []*convFilters
-	byName map[string]*convFilters
-}
-
-// convFilters is one convolution's filters: w and b are its parameters'
-// arrays, fwd their transform, and tr the transposed filters of the input
-// gradient (nil when no gradient of the input is needed).
-type convFilters struct {
-	w, b    []float32
-	fwd, tr *kernel.Layer
-}
-
-// layers returns the layers of the convolution whose parameters are w
-// and b (named name): a's shared ones, made on first use, or fresh ones
-// without a filter set. tr is nil unless inputGrad.
-func (a *convArena) layers(name string, w, b []float32, cin, cout int, inputGrad bool) (fwd, tr *kernel.Layer) {
-	if a.filters == nil {
-		fwd = kernel.NewLayer(cin, cout)
-		if inputGrad {
-			tr = kernel.NewLayer(cout, cin)
-		}
-		return fwd, tr
-	}
-	f := a.filters.byName[name]
-	if f == nil {
-		f = &convFilters{w: w, b: b, fwd: kernel.NewLayer(cin, cout)}
-		a.filters.byName[name] = f
-		a.filters.convs = append(a.filters.convs, f)
-	}
-	if inputGrad && f.tr == nil {
-		f.tr = kernel.NewLayer(cout, cin)
-	}
-	return f.fwd, f.tr
-}
-
-// transform sets f's layers from its parameters' current values.
-func (f *convFilters) transform() {
-	f.fwd.SetFilters(f.w, f.b)
-	if f.tr != nil {
-		f.tr.SetTransposeOf(f.fwd, 0, f.fwd.Cout)
-	}
-}
-
-type convScratch struct {
-	in, out, dx []float32 // lane layout; in's and out's borders stay zero
-	v, m        []float32 // transformed arrays of one group, or of a slab
-	sums        []float32 // one group's channel sums
-	blk         []float32 // one block of rows of a 1×1 product
-}
-
-func newConvArena() (*convArena, error) {
-	k, err := kernel.ByName("")
-	if err != nil {
-		return nil, err
-	}
-	return &convArena{k: k}, nil
-}
-
-// scratch returns the buffers of goroutine i.
-func (a *convArena) scratch(i int) *convScratch {
-	return a.workers[i]
-}
-
-// maxWorkers is the most goroutines a parallel section of a uses.
-func (a *convArena) maxWorkers() int {
-	if a.cores > 0 {
-		return a.cores
-	}
-	return runtime.GOMAXPROCS(0)
-}
-
-// run calls f(worker, lo, hi) on contiguous ranges covering [0, n), across
-// up to maxWorkers goroutines (the caller's and the arena's team of
-// helpers), each with its own worker index, handing ranges out in pieces
-// of size unit (the last may be short). A panic in any goroutine is
-// re-raised on the caller's.
-func (a *convArena) run(n, unit int, f func(worker, lo, hi int)) {
-	pieces := (n + unit - 1) / unit
-	workers := max(1, min(a.maxWorkers(), pieces))
-	for len(a.workers) < workers {
-		a.workers = append(a.workers, &convScratch{})
-	}
-	var next atomic.Int64
-	work := func(w int) {
-		for {
-			i := int(next.Add(1) - 1)
-			if i >= pieces {
-				return
-			}
-			f(w, i*unit, min(n, (i+1)*unit))
-		}
-	}
-	if workers == 1 {
-		work(0)
-		return
-	}
-	a.team.do(workers, work)
-}
-
-// split calls f on [0, n) cut into one contiguous range per core, on the
-// arena's team; a nil arena (a graph built for inference) runs f on
-// goroutines of its own.
-func (a *convArena) split(n int, f func(lo, hi int)) {
-	if a == nil {
-		parallelImages(n, f)
-		return
-	}
-	workers := max(1, min(a.maxWorkers(), n))
-	a.run(n, (n+workers-1)/workers, func(_, lo, hi int) { f(lo, hi) })
-}
-
-// each calls f on [0, n) one index at a time, handed out to the arena's
-// team as its goroutines come free.
-func (a *convArena) each(n int, f func(lo, hi int)) {
-	a.run(n, 1, func(_, lo, hi int) { f(lo, hi) })
-}
-
-// close stops the arena's helper goroutines.
-func (a *convArena) close() { a.team.close() }
-
-// grown returns s resized to n floats, reallocated (zeroed) only if its
-// capacity is short.
-func grown(s *[]float32, n int) []float32 {
-	if cap(*s) < n {
-		*s = make([]float32, n)
-	}
-	*s = (*s)[:n]
-	return *s
-}
-
-// grown64 is grown for float64s.
-func grown64(s *[]float64, n int) []float64 {
-	if cap(*s) < n {
-		*s = make([]float64, n)
-	}
-	*s = (*s)[:n]
-	return *s
-}
-
-// winoConvOp is a same-padded 3×3 convolution with bias, optionally a
-// residual input added and a ReLU: inputs x [batch, cin, 8, 8],
-// w [cout, cin, 3, 3], b [cout] and, if residual, res [batch, cout, 8, 8];
-// output [batch, cout, 8, 8].
-type winoConvOp struct {
-	cin, cout int
-	relu      bool
-	residual  bool
-	// inputGrad is whether x needs a gradient (not for the input planes).
-	inputGrad bool
-	out       outBuf
-	arena     *convArena
-	layer     *kernel.Layer // w and b transformed at every run, or by the arena's owner
-	trLayer   *kernel.Layer // the transposed filters of the input gradient (with inputGrad)
-}
-
-// newWinoConvOp returns the op of the convolution whose parameters are
-// named name (its filters' key in the arena's filter set, if any).
-func newWinoConvOp(name string, w, b []float32, cin, cout int, relu, residual, inputGrad bool, arena *convArena) winoConvOp {
-	fwd, tr := arena.layers(name, w, b, cin, cout, inputGrad)
-	return winoConvOp{cin: cin, cout: cout, relu: relu, residual: residual, inputGrad: inputGrad,
-		out: newOutBuf(), arena: arena, layer: fwd, trLayer: tr}
-}
-
-func (op winoConvOp) Arity() int {
-	if op.residual {
-		return 4
-	}
-	return 3
-}
-
-func (op winoConvOp) Type() hm.Type {
-	a := hm.TypeVariable('a')
-	t4, t1 := G.TensorType{Dims: 4, Of: a}, G.TensorType{Dims: 1, Of: a}
-	if op.residual {
-		return hm.NewFnType(t4, t4, t1, t4, t4)
-	}
-	return hm.NewFnType(t4, t4, t1, t4)
-}
-
-func (op winoConvOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
-	if len(in) != op.Arity() {
-		return nil, fmt.Errorf("%v: want %d input shapes, got %d", op, op.Arity(), len(in))
-	}
-	shapes := make([]tensor.Shape, len(in))
-	for i, d := range in {
-		s, ok := d.(tensor.Shape)
-		if !ok {
-			return nil, fmt.Errorf("%v: input %d has no shape (%T)", op, i, d)
-		}
-		shapes[i] = s
-	}
-	x, w, b := shapes[0], shapes[1], shapes[2]
-	if x.Dims() != 4 || x[1] != op.cin || x[2] != 8 || x[3] != 8 {
-		return nil, fmt.Errorf("%v: input %v is not [batch, %d, 8, 8]", op, x, op.cin)
-	}
-	if !w.Eq(tensor.Shape{op.cout, op.cin, 3, 3}) || !b.Eq(tensor.Shape{op.cout}) {
-		return nil, fmt.Errorf("%v: filters %v and bias %v do not fit", op, w, b)
-	}
-	y := tensor.Shape{x[0], op.cout, 8, 8}
-	if op.residual && !shapes[3].Eq(y) {
-		return nil, fmt.Errorf("%v: residual %v is not %v", op, shapes[3], y)
-	}
-	return y, nil
-}
-
-func (op winoConvOp) ReturnsPtr() bool      { return false }
-func (op winoConvOp) CallsExtern() bool     { return false }
-func (op winoConvOp) OverwritesInput() int  { return -1 }
-func (op winoConvOp) WriteHash(h hash.Hash) { fmt.Fprint(h, "alicezero.", op.String()) }
-func (op winoConvOp) Hashcode() uint32      { return hashOf(op) }
-func (op winoConvOp) String() string {
-	return fmt.Sprintf("winoConv<%d→%d,relu=%v,res=%v,dx=%v>", op.cin, op.cout, op.relu, op.residual, op.inputGrad)
-}
-
-func (op winoConvOp) Do(in ...G.Value) (G.Value, error) {
-	ts, err := denseF32s(in, op.Arity(), op)
-	if err != nil {
-		return nil, err
-	}
-	shapes := make([]G.DimSizer, len(ts))
-	for i, t := range ts {
-		shapes[i] = t.Shape()
-	}
-	oshape, err := op.InferShape(shapes...)
-	if err != nil {
-		return nil, err
-	}
-	out := op.out.tensor(oshape)
-	l, a := op.layer, op.arena
-	if a.filters == nil {
-		w, b := ts[1].Float32s(), ts[2].Float32s()
-		a.run(op.cout, 4, func(_, co0, co1 int) { l.SetFilterRange(w, b, co0, co1) })
-	}
-	x, y := ts[0].Float32s(), out.Float32s()
-	var res []float32
-	if op.residual {
-		res = ts[3].Float32s()
-	}
-	batch, cin, cout := oshape[0], op.cin, op.cout
-	inN, outN := cin*planeSquares, cout*planeSquares
-	a.run(batch, kernel.Lanes, func(wk, lo, hi int) {
-		sc, k := a.scratch(wk), a.k
-		xl := grown(&sc.in, cin*kernel.LaneChannel)
-		yl := grown(&sc.out, cout*kernel.LaneChannel)
-		v := grown(&sc.v, kernel.Points*kernel.Stride(cin))
-		m := grown(&sc.m, kernel.Points*kernel.Stride(l.Rows))
-		s := hi - lo
-		k.ToLanes(x[lo*inN:hi*inN], cin, s, xl)
-		k.WinoIn(xl, cin, v, kernel.Cols, kernel.Stride(cin))
-		k.Products(l, v, m)
-		if op.residual {
-			k.ToLanes(res[lo*outN:hi*outN], cout, s, yl)
-		}
-		k.WinoOut(m, l.Rows, cout, l.Bias, yl, op.residual, op.relu)
-		k.FromLanes(yl, cout, s, y[lo*outN:hi*outN], outN)
-	})
-	return out, nil
-}
-
-func (op winoConvOp) DiffWRT(n int) []bool {
-	d := []bool{op.inputGrad, true, true, true}
-	return d[:n]
-}
-
-// SymDiff implements gorgonia.SDOp: one winoConvGradOp computes every
-// gradient; its output is dx (dw without inputGrad), and winoGradPartOp
-// nodes hand on the others.
-func (op winoConvOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	gop := winoConvGradOp{cin: op.cin, cout: op.cout, relu: op.relu, residual: op.residual, inputGrad: op.inputGrad,
-		out: newOutBuf(), st: &winoGradState{dw: newOutBuf(), db: newOutBuf(), dPre: newOutBuf()}, arena: op.arena, fwd: op.layer, layer: op.trLayer}
-	all, err := G.ApplyOp(gop, grad, output, inputs[0], inputs[1])
-	if err != nil {
-		return nil, err
-	}
-	part := func(p winoGradPart) (*G.Node, error) {
-		return G.ApplyOp(winoGradPartOp{part: p, cin: op.cin, cout: op.cout, st: gop.st}, all, grad)
-	}
-	var dx, dw, db, dres *G.Node
-	if op.inputGrad {
-		dx = all
-		if dw, err = part(partDW); err != nil {
-			return nil, err
-		}
-	} else {
-		dw = all
-	}
-	if db, err = part(partDB); err != nil {
-		return nil, err
-	}
-	grads := G.Nodes{dx, dw, db}
-	if op.residual {
-		if dres, err = part(partDRes); err != nil {
-			return nil, err
-		}
-		grads = append(grads, dres)
-	}
-	return grads, nil
-}
-
-// denseF32s returns the n float32 dense inputs of op, materialised if
-// views.
-func denseF32s(in []G.Value, n int, op fmt.Stringer) ([]*tensor.Dense, error) {
-	if len(in) != n {
-		return nil, fmt.Errorf("%v: want %d inputs, got %d", op, n, len(in))
-	}
-	out := make([]*tensor.Dense, n)
-	for i, v := range in {
-		d, err := denseF32([]G.Value{v}, op)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = d
-	}
-	return out, nil
-}
-
 // reluGradOp is the ReLU's gradient: inputs the gradient of the ReLU's
 // output dy and that output y (tensors of one shape); output dy where
 // y > 0, else 0.
 type reluGradOp struct {
-	out   outBuf
-	arena *convArena
+	out outBuf
+	ws  *workspace
 }
 
 func (op reluGradOp) Arity() int { return 2 }
@@ -421,9 +51,9 @@ func (op reluGradOp) Do(in ...G.Value) (G.Value, error) {
 	}
 	out := op.out.tensor(ts[0].Shape())
 	dy, y, d := ts[0].Float32s(), ts[1].Float32s(), out.Float32s()
-	k := op.arena.k
+	k := op.ws.k
 	const unit = 4096
-	op.arena.run(len(d), unit, func(_, lo, hi int) {
+	op.ws.run(len(d), unit, func(_, lo, hi int) {
 		k.ReluGrad(dy[lo:hi], y[lo:hi], d[lo:hi])
 	})
 	return out, nil
@@ -459,11 +89,11 @@ type winoConvGradOp struct {
 	relu, residual, inputGrad bool
 	out                       outBuf
 	st                        *winoGradState
-	arena                     *convArena
+	ws                        *workspace
 	layer                     *kernel.Layer // the transposed filters U_ξᵀ, as a cout→cin layer (with inputGrad)
 	// fwd is the forward op's layer, whose filters that op (or the
-	// arena's owner) transformed earlier in the same run from the same w;
-	// layer is transposed from it here, or by the arena's owner too.
+	// workspace's owner) transformed earlier in the same run from the same w;
+	// layer is transposed from it here, or by the workspace's owner too.
 	fwd *kernel.Layer
 }
 
@@ -511,7 +141,7 @@ func (op winoConvGradOp) Do(in ...G.Value) (G.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, st := op.arena, op.st
+	a, st := op.ws, op.st
 	batch, cin, cout := ts[0].Shape()[0], op.cin, op.cout
 	inN, outN := cin*planeSquares, cout*planeSquares
 	out := op.out.tensor(oshape)
@@ -703,7 +333,7 @@ func (op winoGradPartOp) Do(in ...G.Value) (G.Value, error) {
 // [batch, c·64] (the same layout, flattened).
 type biasGradOp struct {
 	out      outBuf
-	arena    *convArena
+	ws       *workspace
 	channels int
 }
 
@@ -746,8 +376,8 @@ func (op biasGradOp) Do(in ...G.Value) (G.Value, error) {
 		return nil, err
 	}
 	out := op.out.tensor(oshape)
-	x32, db, k, c, batch := x.Float32s(), out.Float32s(), op.arena.k, oshape[0], x.Shape()[0]
-	op.arena.run(c, 8, func(_, lo, hi int) { // channels split across the cores
+	x32, db, k, c, batch := x.Float32s(), out.Float32s(), op.ws.k, oshape[0], x.Shape()[0]
+	op.ws.run(c, 8, func(_, lo, hi int) { // channels split across the cores
 		k.ChannelSums(x32, batch, c, lo, hi, db)
 	})
 	return out, nil

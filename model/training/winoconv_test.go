@@ -113,11 +113,11 @@ func checkGradient(t *testing.T, rng *rand.Rand, name string, param []float64, g
 // residual) of Σ r ⊙ y.
 func winoOpRun(t *testing.T, c winoCase, x, w, b, res, r []float32) (y, dx, dw, db, dres []float32) {
 	t.Helper()
-	arena, err := newConvArena()
+	ws, err := newWorkspace()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer arena.close()
+	defer ws.close()
 	g := G.NewGraph()
 	xn := tensorNode(g, "x", x, c.batch, c.cin, 8, 8)
 	wn := tensorNode(g, "w", w, c.cout, c.cin, 3, 3)
@@ -126,7 +126,7 @@ func winoOpRun(t *testing.T, c winoCase, x, w, b, res, r []float32) (y, dx, dw, 
 	if c.residual {
 		ins = append(ins, tensorNode(g, "res", res, c.batch, c.cout, 8, 8))
 	}
-	yn, err := G.ApplyOp(newWinoConvOp("conv", nil, nil, c.cin, c.cout, c.relu, c.residual, c.inputGrd, arena), ins...)
+	yn, err := G.ApplyOp(newWinoConvOp("conv", nil, nil, c.cin, c.cout, c.relu, c.residual, c.inputGrd, ws), ins...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,18 +281,18 @@ func TestConv1x1OpGradients(t *testing.T) {
 		relu             bool
 	}{{3, 5, 2, true}, {70, 6, 73, false}, {9, 32, 3, true}} {
 		t.Run(fmt.Sprintf("%+v", tc), func(t *testing.T) {
-			arena, err := newConvArena()
+			ws, err := newWorkspace()
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer arena.close()
+			defer ws.close()
 			x := modeltest.RandomNormal(rng, tc.batch*tc.cin*64, 1)
 			w := modeltest.RandomNormal(rng, tc.cout*tc.cin, 1/math.Sqrt(float64(tc.cin)))
 			b := modeltest.RandomNormal(rng, tc.cout, 0.3)
 			r := modeltest.RandomNormal(rng, tc.batch*tc.cout*64, 1)
 			g := G.NewGraph()
 			xn, wn, bn := tensorNode(g, "x", x, tc.batch, tc.cin, 8, 8), tensorNode(g, "w", w, tc.cout, tc.cin, 1, 1), tensorNode(g, "b", b, tc.cout)
-			yn, err := G.ApplyOp(conv1x1Op{cin: tc.cin, cout: tc.cout, relu: tc.relu, out: newOutBuf(), arena: arena}, xn, wn, bn)
+			yn, err := G.ApplyOp(conv1x1Op{cin: tc.cin, cout: tc.cout, relu: tc.relu, out: newOutBuf(), ws: ws}, xn, wn, bn)
 			if err != nil {
 				t.Fatal(err)
 			}
