@@ -16,10 +16,8 @@ import (
 // The locked thread then sleeps, and the program runs on another one;
 // when it ends, the scheduler must hand the processor back to the locked
 // thread. With every core busy (a trainer's shards side by side, or a
-// learner beside self-play) those handoffs cost dearly: two trainers
-// stepping side by side in one process made 6,800–7,900 positions/s
-// through RunAll and 8,200–9,400 through runTape (batch 64 each, two
-// cores; two processes, one trainer each, make 7,600–8,400).
+// learner beside self-play) those handoffs cost some 15–20% of a step
+// (docs/PERFORMANCE.md, "Training's goroutines").
 //
 // For the machines this package builds (CPU only, no batched BLAS: see
 // TestKernelBLASIsNotBatched; no dual values bound), the loop is all that

@@ -17,13 +17,8 @@ import (
 // uses must not batch them.
 func TestKernelBLASIsNotBatched(t *testing.T) {
 	installKernelBLAS()
-	type batched interface {
-		WorkAvailable() <-chan struct{}
-		DoWork()
-		Close() error
-	}
 	for _, b := range []any{kernelBLAS{}, G.WhichBLAS()} {
-		if _, ok := b.(batched); ok {
+		if _, ok := b.(G.Batched); ok {
 			t.Fatalf("%T batches its calls: runTape would leave them unflushed", b)
 		}
 	}

@@ -22,13 +22,12 @@ const (
 
 // team runs the parallel sections of one training graph's ops on helper
 // goroutines that stay awake between sections. A training step runs some
-// fifty sections of 0.1–1 ms back to back; starting a goroutine for each
-// left the second core idle for most of its first 100–200 µs on these
-// virtual machines (a parked thread takes that long to be woken: measured
-// with two pieces of 330 µs, which took 526 µs on two cores against 663
-// µs on one). The helpers instead spin for teamSpin after each section
-// (the next one is usually there within microseconds) and only then park
-// until woken. The caller takes part in every section as worker 0. A team
+// fifty sections of 0.1–1 ms back to back, and on virtual machines a
+// parked thread takes 100–200 µs to be woken, so a goroutine started for
+// each section leaves the second core idle for most of its first part
+// (docs/PERFORMANCE.md, "Training's goroutines"). The helpers instead spin
+// for teamSpin after each section (the next one is usually there within
+// microseconds) and only then park until woken. The caller takes part in every section as worker 0. A team
 // runs one section at a time (a graph's machine runs one op at a time).
 type team struct {
 	gen       atomic.Uint64 // counts the sections started

@@ -131,11 +131,8 @@ type Losses struct {
 // the cores waits for its slowest part some sixty times a step, and
 // gorgonia's own work between the ops runs on one core. Each graph pays a
 // fixed cost per run (gorgonia's bookkeeping, the heads' small products),
-// which shows below 64 positions. Positions/s of trainers stepping in turn
-// in one process, two cores: batch 128, one graph 6,540–7,171, two shards
-// 7,516–8,078, four 7,373–7,737; batch 256, one graph 7,381–7,994, two
-// shards 8,243–8,413, four 8,117–8,557; on one core, batch 128, one graph
-// 4,591, two shards 4,737.
+// which shows below 64 positions (docs/PERFORMANCE.md, "Training's
+// goroutines", has the figures).
 //
 // The cut is fixed when the trainer is made, and a step's results depend
 // on it (the order in which gradients are summed) but not on the cores
