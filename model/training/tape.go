@@ -17,7 +17,7 @@ import (
 // when it ends, the scheduler must hand the processor back to the locked
 // thread. With every core busy (a trainer's shards side by side, or a
 // learner beside self-play) those handoffs cost some 15–20% of a step
-// (docs/PERFORMANCE.md, "Training's goroutines").
+// (docs/PERFORMANCE.md, Training, "Fourth round").
 //
 // For the machines this package builds (CPU only, no batched BLAS: see
 // TestKernelBLASIsNotBatched; no dual values bound), the loop is all that
