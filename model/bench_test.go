@@ -1,143 +1,65 @@
-package model
+package model_test
 
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/cputime"
+	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/model/internal/bench"
+	"github.com/alicezero/alicezero/model/internal/kernel"
+	"github.com/alicezero/alicezero/model/internal/modeltest"
 )
 
-// BenchmarkInference: positions per second of the fast path and of the
-// gorgonia graph, preset small, at several batch sizes. Run with -benchmem
-// to see the fast path's zero allocations per call.
+// BenchmarkInference: positions per second of the fast path, preset
+// small, at several batch sizes. Run with -benchmem to see its zero
+// allocations per call.
 func BenchmarkInference(b *testing.B) {
-	cfg := mustPreset(b, "small")
-	w, err := NewWeights(cfg, 1)
+	w, err := model.NewWeights(modeltest.MustPreset(b, "small"), 1)
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, impl := range []string{"fast", "gorgonia"} {
-		for _, batch := range []int{1, 16, 64, 256} {
-			b.Run(fmt.Sprintf("%s/batch=%d", impl, batch), func(b *testing.B) {
-				var ev Evaluator
-				switch impl {
-				case "fast":
-					f, err := NewFastEvaluator(w, FastOptions{})
-					if err != nil {
-						b.Fatal(err)
-					}
-					defer f.Close()
-					ev = f
-				default:
-					g, err := NewGraphEvaluator(w, batch)
-					if err != nil {
-						b.Fatal(err)
-					}
-					defer g.Close()
-					ev = g
-				}
-				planes, _, _, _ := syntheticBatch(batch, 1)
-				pol := make([]float32, batch*env.PolicySize)
-				wdl := make([]float32, batch*env.WDLSize)
-				if err := ev.Evaluate(planes, batch, pol, wdl); err != nil { // warm up
-					b.Fatal(err)
-				}
-				b.ReportAllocs()
-				b.ResetTimer()
-				cpu0 := cputime.Process()
-				for i := 0; i < b.N; i++ {
-					if err := ev.Evaluate(planes, batch, pol, wdl); err != nil {
-						b.Fatal(err)
-					}
-				}
-				reportRates(b, b.N*batch, cputime.Process()-cpu0)
-			})
-		}
-	}
-}
-
-// reportRates reports positions per wall second and per CPU-second of the
-// process (the latter is the cost, and is less disturbed by neighbours on a
-// shared machine; with 2 busy cores it is half the wall rate).
-func reportRates(b *testing.B, positions int, cpu time.Duration) {
-	b.ReportMetric(float64(positions)/b.Elapsed().Seconds(), "pos/s")
-	if cpu > 0 {
-		b.ReportMetric(float64(positions)/cpu.Seconds(), "pos/cpu-s")
-	}
-}
-
-// BenchmarkTrainStep: one SGD step of preset small at the default training
-// batch size (256) and at the small configuration's (128).
-func BenchmarkTrainStep(b *testing.B) {
-	for _, batch := range []int{DefaultTrainBatch, 128} {
-		b.Run(fmt.Sprintf("batch=%d", batch), func(b *testing.B) {
-			w, err := NewWeights(mustPreset(b, "small"), 1)
+	for _, batch := range []int{1, 16, 64, 256} {
+		b.Run(fmt.Sprintf("fast/batch=%d", batch), func(b *testing.B) {
+			f, err := model.NewFastEvaluator(w, model.FastOptions{})
 			if err != nil {
 				b.Fatal(err)
 			}
-			tc := DefaultTrainConfig()
-			tc.BatchSize = batch
-			t, err := NewTrainer(w, tc)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer t.Close()
-			planes, pol, mask, wdl := syntheticBatch(tc.BatchSize, 2)
-			if _, err := t.Step(planes, pol, mask, wdl); err != nil {
+			defer f.Close()
+			planes, _, _, _ := bench.SyntheticBatch(batch, 1)
+			pol := make([]float32, batch*env.PolicySize)
+			wdl := make([]float32, batch*env.WDLSize)
+			if err := f.Evaluate(planes, batch, pol, wdl); err != nil { // warm up
 				b.Fatal(err)
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
 			cpu0 := cputime.Process()
 			for i := 0; i < b.N; i++ {
-				if _, err := t.Step(planes, pol, mask, wdl); err != nil {
+				if err := f.Evaluate(planes, batch, pol, wdl); err != nil {
 					b.Fatal(err)
 				}
 			}
-			reportRates(b, b.N*tc.BatchSize, cputime.Process()-cpu0)
+			modeltest.ReportRates(b, b.N*batch, cputime.Process()-cpu0)
 		})
 	}
-}
-
-// The bench subcommand's entry points work and report positive rates.
-func TestMeasure(t *testing.T) {
-	cfg := mustPreset(t, "tiny")
-	fast, graph, err := MeasureInference(cfg, 4, 20*time.Millisecond)
-	if err != nil || fast <= 0 || graph <= 0 {
-		t.Fatalf("MeasureInference: %v %v %v", fast, graph, err)
-	}
-	tc := DefaultTrainConfig()
-	tc.BatchSize = 8
-	rate, err := MeasureTraining(cfg, tc, 20*time.Millisecond)
-	if err != nil || rate <= 0 {
-		t.Fatalf("MeasureTraining: %v %v", rate, err)
-	}
-	if _, _, err := MeasureInference(cfg, 0, time.Millisecond); err == nil {
-		t.Error("batch 0 accepted")
-	}
-	sp, err := MeasureSpeeds(cfg, tc, 40*time.Millisecond)
-	if err != nil || sp.Fast <= 0 || sp.FastB16 <= 0 || sp.Fast1Core <= 0 || sp.Train <= 0 {
-		t.Fatalf("MeasureSpeeds: %+v %v", sp, err)
-	}
-	t.Logf("tiny: fast %.0f pos/s, gorgonia %.0f pos/s, training %.0f pos/s", fast, graph, rate)
 }
 
 // BenchmarkFastKernels: the fast path at batch 64 on each kernel set this
 // CPU can run (avx512, avx2, portable), one worker.
 func BenchmarkFastKernels(b *testing.B) {
-	w, err := NewWeights(mustPreset(b, "small"), 1)
+	w, err := model.NewWeights(modeltest.MustPreset(b, "small"), 1)
 	if err != nil {
 		b.Fatal(err)
 	}
 	const batch = 64
-	planes, _, _, _ := syntheticBatch(batch, 1)
+	planes, _, _, _ := bench.SyntheticBatch(batch, 1)
 	pol := make([]float32, batch*env.PolicySize)
 	wdl := make([]float32, batch*env.WDLSize)
-	for _, k := range availableKernels() {
+	for _, k := range kernel.Available() {
 		b.Run(k, func(b *testing.B) {
-			f, err := NewFastEvaluator(w, FastOptions{Workers: 1, kernels: k})
+			f, err := model.NewFastEvaluator(w, model.WithKernels(model.FastOptions{Workers: 1}, k))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -152,7 +74,7 @@ func BenchmarkFastKernels(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			reportRates(b, b.N*batch, cputime.Process()-cpu0)
+			modeltest.ReportRates(b, b.N*batch, cputime.Process()-cpu0)
 		})
 	}
 }

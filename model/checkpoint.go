@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"math"
 	"os"
 	"slices"
@@ -68,8 +67,10 @@ type Checkpoint struct {
 	Preset string
 	// Step is the number of training steps taken when it was written.
 	Step int64
-	// TrainConfig, if set, records how the net was being trained.
-	TrainConfig *TrainConfig
+	// TrainConfig, if set, records how the net was being trained: the
+	// trainer's configuration as JSON, which model/training writes and
+	// reads (this package only carries it).
+	TrainConfig json.RawMessage
 	// Meta is free-form caller metadata (run id, games played...).
 	Meta map[string]string
 	// Extra is an opaque blob for the caller's own state (e.g. the
@@ -91,7 +92,7 @@ type ckptHeader struct {
 	InputPlanes  int               `json:"input_planes"`
 	PolicyLayout string            `json:"policy_layout"`
 	Step         int64             `json:"step"`
-	TrainConfig  *TrainConfig      `json:"train_config,omitempty"`
+	TrainConfig  json.RawMessage   `json:"train_config,omitempty"`
 	Meta         map[string]string `json:"meta,omitempty"`
 	Optimizer    *ckptOptimizer    `json:"optimizer,omitempty"`
 	Tensors      []ckptTensor      `json:"tensors"`
@@ -134,20 +135,18 @@ func WriteCheckpoint(w io.Writer, c *Checkpoint) error {
 		data = append(data, p.Data)
 	}
 	if o := c.Optimizer; o != nil {
-		// Validate and put the buffers in canonical order (slot-major, then
-		// parameters in order), the order the reader expects.
-		scratch, err := newOptimizer(o.Kind, c.Weights)
+		// Validated, and in canonical order (slot-major, then parameters
+		// in order), the order the reader expects.
+		bufs, err := o.Buffers(c.Weights)
 		if err != nil {
 			return fmt.Errorf("model: write checkpoint: %w", err)
 		}
-		if err := scratch.restore(o, c.Weights); err != nil {
-			return fmt.Errorf("model: write checkpoint: %w", err)
-		}
+		slots, _ := OptimizerSlots(o.Kind) // known: Buffers checked it
 		h.Optimizer = &ckptOptimizer{Kind: o.Kind, Step: o.Step}
-		for si, slot := range scratch.names {
+		for si, slot := range slots {
 			for i, p := range c.Weights.params {
 				h.Tensors = append(h.Tensors, ckptTensor{Name: p.Name, Slot: slot, Shape: p.Shape})
-				data = append(data, scratch.slots[si][i])
+				data = append(data, bufs[si][i])
 			}
 		}
 	}
@@ -295,7 +294,7 @@ func readCurrent(b []byte) (*Checkpoint, error) {
 	c := &Checkpoint{Preset: h.Preset, Step: h.Step, TrainConfig: h.TrainConfig, Meta: h.Meta, Weights: w}
 	var slots []string
 	if h.Optimizer != nil {
-		if slots, err = slotNames(h.Optimizer.Kind); err != nil {
+		if slots, err = OptimizerSlots(h.Optimizer.Kind); err != nil {
 			return nil, fmt.Errorf("model: %w: %v", ErrCorrupt, err)
 		}
 		c.Optimizer = &OptimizerState{Kind: h.Optimizer.Kind, Step: h.Optimizer.Step}
@@ -384,14 +383,16 @@ func LoadWeights(path string, w *Weights) error {
 	if err != nil {
 		return err
 	}
-	if err := checkArch(c.Weights.cfg, w.cfg); err != nil {
+	if err := CheckArch(c.Weights.cfg, w.cfg); err != nil {
 		return fmt.Errorf("model: load %s: %w", path, err)
 	}
 	return w.CopyFrom(c.Weights)
 }
 
-// checkArch returns an ErrArchMismatch error naming every differing field.
-func checkArch(file, net Config) error {
+// CheckArch returns nil if a checkpoint of architecture file fits a net of
+// architecture net, else an ErrArchMismatch error naming every differing
+// field.
+func CheckArch(file, net Config) error {
 	if file == net {
 		return nil
 	}
@@ -407,58 +408,4 @@ func checkArch(file, net Config) error {
 	add("value_channels", file.ValueChannels, net.ValueChannels)
 	add("value_hidden", file.ValueHidden, net.ValueHidden)
 	return fmt.Errorf("%w: checkpoint is %v, net is %v: %v", ErrArchMismatch, file, net, diffs)
-}
-
-// Checkpoint captures the trainer's full state (deep copies of weights and
-// optimiser state) together with the caller's metadata and opaque extra
-// state.
-func (t *Trainer) Checkpoint(meta map[string]string, extra []byte) *Checkpoint {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	tc := t.tc
-	tc.LR.Milestones = slices.Clone(tc.LR.Milestones)
-	return &Checkpoint{
-		Preset:      t.w.cfg.PresetName(),
-		Step:        t.opt.step,
-		TrainConfig: &tc,
-		Meta:        maps.Clone(meta),
-		Extra:       slices.Clone(extra),
-		Weights:     t.w.Clone(),
-		Optimizer:   t.opt.state(t.w),
-	}
-}
-
-// Restore loads a checkpoint's weights and optimiser state into the
-// trainer, so that training continues exactly where the checkpoint left
-// off. The checkpoint must hold optimiser state for this trainer's
-// optimiser and architecture.
-func (t *Trainer) Restore(c *Checkpoint) error {
-	if c == nil || c.Weights == nil {
-		return errors.New("model: restore: checkpoint has no weights")
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.closed {
-		return fmt.Errorf("trainer: %w", ErrClosed)
-	}
-	if err := checkArch(c.Weights.cfg, t.w.cfg); err != nil {
-		return fmt.Errorf("model: restore: %w", err)
-	}
-	if c.Optimizer == nil {
-		return errors.New("model: restore: checkpoint holds no optimizer state (weights only); use LoadWeights to start a new run from it")
-	}
-	// Validate the optimiser state into a scratch optimiser first, so a
-	// bad state leaves the trainer untouched.
-	o, err := newOptimizer(t.tc.Optimizer, t.w)
-	if err != nil {
-		return err
-	}
-	if err := o.restore(c.Optimizer, t.w); err != nil {
-		return fmt.Errorf("model: restore: %w", err)
-	}
-	if err := t.w.CopyFrom(c.Weights); err != nil {
-		return err
-	}
-	t.opt = o
-	return nil
 }

@@ -28,12 +28,10 @@ var (
 	ErrCorrupt = errors.New("checkpoint malformed")
 	// ErrClosed: the evaluator or trainer was closed.
 	ErrClosed = errors.New("model: closed")
-	// ErrNonFinite: a loss or a parameter became NaN or infinite.
-	ErrNonFinite = errors.New("model: non-finite value")
 )
 
-// catch turns a panic (gorgonia panics in places, e.g. on shape errors deep
-// inside an op) into an error so that none crosses the package boundary.
+// catch turns a panic (a bug: the evaluator's kernels check their extents
+// by panicking) into an error so that none crosses the package boundary.
 // Use as: defer catch(&err, "what we were doing").
 func catch(err *error, what string) {
 	if r := recover(); r != nil {

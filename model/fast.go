@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/model/internal/kernel"
 	"github.com/sourcegraph/conc"
 )
 
@@ -49,6 +50,15 @@ type FastOptions struct {
 // (several search threads) therefore each keep a core busy without handing
 // work to parked goroutines, whose wake-up on a virtual machine can cost
 // as much as a lane group's evaluation.
+//
+// This dispatch is the evaluator's own, not model/training's parallel-for
+// (a team of helpers, team.run), on purpose: a team serves one caller at a
+// time and its helpers spin between sections, where here several search
+// threads call at once, each borrowing only the workers idle at that
+// moment (with the scratch buffers they own, and none that the
+// FastOptions.Callers reserve), and an idle worker must park rather than
+// spin on a core the search needs. Channels of preallocated workers also
+// keep a call free of allocations.
 type FastEvaluator struct {
 	mu      sync.RWMutex // Evaluate holds it shared; SetWeights and Close alone
 	w       *Weights     // our own copy, see SetWeights
@@ -93,9 +103,9 @@ func NewFastEvaluator(w *Weights, opts FastOptions) (*FastEvaluator, error) {
 		return nil, fmt.Errorf("model: fast evaluator: unreasonable options %+v", opts)
 	}
 	if opts.Portable {
-		opts.kernels = kernelsPortable
+		opts.kernels = kernel.Portable
 	}
-	k, err := kernelSet(opts.kernels)
+	k, err := kernel.ByName(opts.kernels)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +133,7 @@ func NewFastEvaluator(w *Weights, opts FastOptions) (*FastEvaluator, error) {
 
 // Evaluate implements Evaluator.
 func (e *FastEvaluator) Evaluate(planes []float32, n int, policy, wdl []float32) error {
-	if err := checkEvalArgs(e.w.cfg, planes, n, policy, wdl); err != nil {
+	if err := e.w.cfg.CheckEvaluateArgs(planes, n, policy, wdl); err != nil {
 		return err
 	}
 	e.mu.RLock()
@@ -141,7 +151,7 @@ func (e *FastEvaluator) Evaluate(planes []float32, n int, policy, wdl []float32)
 	job := fastJob{planes: planes, policy: policy, wdl: wdl, n: n, next: &lead.next}
 	lead.borrowed = lead.borrowed[:0]
 	reserve := max(0, e.callers-active) // for callers about to come
-	for groups := (n + lanes - 1) / lanes; len(lead.borrowed) < groups-1 && len(e.idle) > reserve; {
+	for groups := (n + kernel.Lanes - 1) / kernel.Lanes; len(lead.borrowed) < groups-1 && len(e.idle) > reserve; {
 		var wk *fastWorker
 		select {
 		case wk = <-e.idle:
@@ -206,9 +216,9 @@ type fastNet struct {
 	// planes; inSize and polSize the floats of one position's input and
 	// policy.
 	planes, polPlanes, inSize, polSize int
-	stem                               *winoLayer
-	res1, res2                         []*winoLayer
-	polConv                            *winoLayer
+	stem                               *kernel.Layer
+	res1, res2                         []*kernel.Layer
+	polConv                            *kernel.Layer
 	// polLWB is the policy's 1×1 filters [planes][P] with the bias as an
 	// extra input channel: [planes][P+1]; the input's channel P is ones.
 	polLWB         []float32
@@ -221,10 +231,10 @@ func newFastNet(w *Weights) *fastNet {
 	cfg := w.cfg
 	C, P := cfg.Channels, cfg.PolicyChannels
 	n := &fastNet{cfg: cfg, planes: cfg.NumInputPlanes(), polPlanes: cfg.NumPolicyPlanes(), inSize: cfg.InputSize(), polSize: cfg.PolicySize(),
-		stem: newWinoLayer(cfg.NumInputPlanes(), C), polConv: newWinoLayer(C, P)}
+		stem: kernel.NewLayer(cfg.NumInputPlanes(), C), polConv: kernel.NewLayer(C, P)}
 	for b := 0; b < cfg.Blocks; b++ {
-		n.res1 = append(n.res1, newWinoLayer(C, C))
-		n.res2 = append(n.res2, newWinoLayer(C, C))
+		n.res1 = append(n.res1, kernel.NewLayer(C, C))
+		n.res2 = append(n.res2, kernel.NewLayer(C, C))
 	}
 	n.load(w)
 	return n
@@ -233,7 +243,7 @@ func newFastNet(w *Weights) *fastNet {
 // load (re)computes the layouts from w, which has n's architecture.
 func (n *fastNet) load(w *Weights) {
 	d := func(name string) []float32 { return w.Param(name).Data }
-	conv := func(l *winoLayer, name string) { l.setFilters(d(name+".w"), d(name+".b")) }
+	conv := func(l *kernel.Layer, name string) { l.SetFilters(d(name+".w"), d(name+".b")) }
 	conv(n.stem, "stem")
 	for b := range n.res1 {
 		conv(n.res1[b], fmt.Sprintf("res%d.conv1", b))
@@ -260,7 +270,7 @@ func (n *fastNet) load(w *Weights) {
 // path's buffers.
 type fastWorker struct {
 	net              *fastNet
-	k                *fastKernels
+	k                *kernel.Set
 	in, x, y, pc, vc []float32 // lane layout
 	v, m             []float32 // V_ξ and M_ξ of one convolution
 	pcT, vflat, vhid []float32 // position-major
@@ -286,27 +296,27 @@ type directBuffers struct {
 	in, x, y, col, pc, vc []float32
 }
 
-func newFastWorker(net *fastNet, k *fastKernels, workers int) *fastWorker {
+func newFastWorker(net *fastNet, k *kernel.Set, workers int) *fastWorker {
 	cfg := net.cfg
 	C, P, V, H := cfg.Channels, cfg.PolicyChannels, cfg.ValueChannels, cfg.ValueHidden
-	rows := max(net.stem.rows, net.polConv.rows)
+	rows := max(net.stem.Rows, net.polConv.Rows)
 	planes := net.planes
-	const dn = directMax * planeSquares
+	const dn = directMax * env.PlaneSize
 	return &fastWorker{
 		net: net, k: k,
 		borrowed: make([]*fastWorker, 0, workers-1),
 		done:     make(chan error, 1),
-		in:       make([]float32, planes*laneChannel),
-		x:        make([]float32, C*laneChannel),
-		y:        make([]float32, C*laneChannel),
-		pc:       make([]float32, P*laneChannel),
-		vc:       make([]float32, V*laneChannel),
-		v:        make([]float32, winoPoints*winoStride(max(planes, C))),
-		m:        make([]float32, winoPoints*winoStride(rows)),
-		pcT:      onesRows(lanes, P+1, planeSquares),
-		vflat:    make([]float32, lanes*V*planeSquares),
-		vpool:    make([]float32, lanes*V),
-		vhid:     make([]float32, lanes*H),
+		in:       make([]float32, planes*kernel.LaneChannel),
+		x:        make([]float32, C*kernel.LaneChannel),
+		y:        make([]float32, C*kernel.LaneChannel),
+		pc:       make([]float32, P*kernel.LaneChannel),
+		vc:       make([]float32, V*kernel.LaneChannel),
+		v:        make([]float32, kernel.Points*kernel.Stride(max(planes, C))),
+		m:        make([]float32, kernel.Points*kernel.Stride(rows)),
+		pcT:      onesRows(kernel.Lanes, P+1, env.PlaneSize),
+		vflat:    make([]float32, kernel.Lanes*V*env.PlaneSize),
+		vpool:    make([]float32, kernel.Lanes*V),
+		vhid:     make([]float32, kernel.Lanes*H),
 		d: directBuffers{
 			in:  make([]float32, planes*dn),
 			x:   make([]float32, C*dn),
@@ -324,11 +334,11 @@ func newFastWorker(net *fastNet, k *fastKernels, workers int) *fastWorker {
 func (f *fastWorker) runSafe(job fastJob) (err error) {
 	defer catch(&err, "fast evaluator")
 	for {
-		lo := int(job.next.Add(1)-1) * lanes
+		lo := int(job.next.Add(1)-1) * kernel.Lanes
 		if lo >= job.n {
 			return nil
 		}
-		s := min(lanes, job.n-lo)
+		s := min(kernel.Lanes, job.n-lo)
 		planes, policy, wdl := job.planes[lo*f.net.inSize:], job.policy[lo*f.net.polSize:], job.wdl[lo*env.WDLSize:]
 		if s <= directMax {
 			f.forwardDirect(planes, s, policy, wdl)
@@ -344,7 +354,7 @@ func (f *fastWorker) forward(planes []float32, s int, policy, wdl []float32) {
 	cfg := net.cfg
 	P, V := cfg.PolicyChannels, cfg.ValueChannels
 
-	f.k.toLanes(planes, net.planes, s, f.in)
+	f.k.ToLanes(planes, net.planes, s, f.in)
 	f.conv3x3(f.in, net.stem, f.x, false)
 	for b := range net.res1 {
 		f.conv3x3(f.x, net.res1[b], f.y, false)
@@ -354,13 +364,13 @@ func (f *fastWorker) forward(planes []float32, s int, policy, wdl []float32) {
 	}
 
 	f.conv3x3(f.x, net.polConv, f.pc, false)
-	f.k.fromLanes(f.pc, P, s, f.pcT, (P+1)*planeSquares)
-	f.policyLogits(f.pcT, (P+1)*planeSquares, planeSquares, s, policy)
+	f.k.FromLanes(f.pc, P, s, f.pcT, (P+1)*env.PlaneSize)
+	f.policyLogits(f.pcT, (P+1)*env.PlaneSize, env.PlaneSize, s, policy)
 
 	// The value head's 1×1 conv and ReLU run over the padded planes: the
 	// border's values are never read.
-	f.conv1x1(f.x, cfg.Channels, net.valCW, net.valCB, V, laneChannel, f.vc)
-	f.k.fromLanes(f.vc, V, s, f.vflat, V*planeSquares)
+	f.conv1x1(f.x, cfg.Channels, net.valCW, net.valCB, V, kernel.LaneChannel, f.vc)
+	f.k.FromLanes(f.vc, V, s, f.vflat, V*env.PlaneSize)
 	f.valueHead(s, wdl)
 }
 
@@ -391,7 +401,7 @@ func (f *fastWorker) forwardDirect(planes []float32, s int, policy, wdl []float3
 
 	pc := d.pc[:(P+1)*N]
 	f.conv3x3Direct(x, net.polConv, N, pc, false)
-	fill(pc[P*N:], 1) // the bias's input channel
+	kernel.Fill(pc[P*N:], 1) // the bias's input channel
 	f.policyLogits(pc, sq, N, s, policy)
 
 	vc := d.vc[:V*N]
@@ -407,33 +417,33 @@ func (f *fastWorker) forwardDirect(planes []float32, s int, policy, wdl []float3
 // conv3x3 computes dst = relu(bias + conv(src)), or with residual
 // dst = relu(dst + bias + conv(src)), for layer l, in lane layout. dst
 // must not alias src.
-func (f *fastWorker) conv3x3(src []float32, l *winoLayer, dst []float32, residual bool) {
-	f.k.winoIn(src, l.cin, f.v, winoCols, winoStride(l.cin))
-	f.k.products(l, f.v, f.m)
-	f.k.winoOut(f.m, l.rows, l.cout, l.bias, dst, residual, true)
+func (f *fastWorker) conv3x3(src []float32, l *kernel.Layer, dst []float32, residual bool) {
+	f.k.WinoIn(src, l.Cin, f.v, kernel.Cols, kernel.Stride(l.Cin))
+	f.k.Products(l, f.v, f.m)
+	f.k.WinoOut(f.m, l.Rows, l.Cout, l.Bias, dst, residual, true)
 }
 
 // conv3x3Direct is conv3x3 on channel-major activations of N = positions·64
 // columns, by im2col and one product with a fused ReLU.
-func (f *fastWorker) conv3x3Direct(src []float32, l *winoLayer, N int, dst []float32, residual bool) {
-	col := f.d.col[:l.cin*9*N]
-	im2col3x3(src, l.cin, N, col)
-	for c := 0; c < l.cout; c++ {
+func (f *fastWorker) conv3x3Direct(src []float32, l *kernel.Layer, N int, dst []float32, residual bool) {
+	col := f.d.col[:l.Cin*9*N]
+	im2col3x3(src, l.Cin, N, col)
+	for c := 0; c < l.Cout; c++ {
 		if residual {
-			addScalar(dst[c*N:(c+1)*N], l.bias[c])
+			addScalar(dst[c*N:(c+1)*N], l.Bias[c])
 		} else {
-			fill(dst[c*N:(c+1)*N], l.bias[c])
+			kernel.Fill(dst[c*N:(c+1)*N], l.Bias[c])
 		}
 	}
-	f.k.gemm(l.cout, N, l.cin*9, l.w, l.cin*9, col, N, dst, N, true)
+	f.k.Gemm(l.Cout, N, l.Cin*9, l.W, l.Cin*9, col, N, dst, N, true)
 }
 
 // conv1x1 computes dst[cout][N] = relu(bias + W·src) for src[cin][N].
 func (f *fastWorker) conv1x1(src []float32, cin int, w, bias []float32, cout, N int, dst []float32) {
 	for c := 0; c < cout; c++ {
-		fill(dst[c*N:(c+1)*N], bias[c])
+		kernel.Fill(dst[c*N:(c+1)*N], bias[c])
 	}
-	f.k.gemm(cout, N, cin, w, cin, src, N, dst, N, true)
+	f.k.Gemm(cout, N, cin, w, cin, src, N, dst, N, true)
 }
 
 // policyLogits writes s positions' logits: the 1×1 convolution from the
@@ -445,7 +455,7 @@ func (f *fastWorker) policyLogits(pc []float32, posStride, chanStride, s int, po
 	K := f.net.cfg.PolicyChannels + 1
 	const sq = env.PlaneSize
 	for p := 0; p < s; p++ {
-		f.k.gemmTo(f.net.polPlanes, sq, K, f.net.polLWB, K, pc[p*posStride:], chanStride, policy[p*f.net.polSize:], sq, false)
+		f.k.GemmTo(f.net.polPlanes, sq, K, f.net.polLWB, K, pc[p*posStride:], chanStride, policy[p*f.net.polSize:], sq, false)
 	}
 }
 
@@ -454,7 +464,7 @@ func (f *fastWorker) policyLogits(pc []float32, posStride, chanStride, s int, po
 func onesRows(blocks, rows, n int) []float32 {
 	s := make([]float32, blocks*rows*n)
 	for b := 0; b < blocks; b++ {
-		fill(s[(b*rows+rows-1)*n:(b+1)*rows*n], 1)
+		kernel.Fill(s[(b*rows+rows-1)*n:(b+1)*rows*n], 1)
 	}
 	return s
 }
@@ -478,7 +488,7 @@ func (f *fastWorker) valueHead(s int, wdl []float32) {
 	for p := 0; p < s; p++ {
 		copy(hid[p*H:(p+1)*H], net.valF1B)
 	}
-	f.k.gemm(s, H, V, pool, V, net.valF1W, H, hid, H, true)
+	f.k.Gemm(s, H, V, pool, V, net.valF1W, H, hid, H, true)
 	for p := 0; p < s; p++ {
 		h := hid[p*H : (p+1)*H]
 		var l [env.WDLSize]float32
@@ -542,20 +552,6 @@ func im2col3x3(a []float32, cin, N int, col []float32) {
 func addScalar(s []float32, v float32) {
 	for i := range s {
 		s[i] += v
-	}
-}
-
-func fill(s []float32, v float32) {
-	for i := range s {
-		s[i] = v
-	}
-}
-
-func reluInPlace(s []float32) {
-	for i, v := range s {
-		if v < 0 {
-			s[i] = 0
-		}
 	}
 }
 

@@ -1,80 +1,51 @@
-package model
+package model_test
 
 import (
 	"math/rand/v2"
 	"testing"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/model/internal/kernel"
+	"github.com/alicezero/alicezero/model/internal/modeltest"
 )
 
-func TestFastMatchesGraph(t *testing.T) {
-	for _, preset := range []string{"tiny", "small"} {
-		t.Run(preset, func(t *testing.T) {
-			w := mustWeights(t, mustPreset(t, preset), 3)
-			gev, err := NewGraphEvaluator(w, 1, 16, 64)
-			if err != nil {
+// Every kernel set, with one worker or several, computes the reference's
+// function, on batches that take the direct path (≤ 3 positions), whole
+// lane groups and both.
+func TestFastMatchesReference(t *testing.T) {
+	w := modeltest.MustWeights(t, modeltest.MustPreset(t, "tiny"), 5)
+	var options []model.FastOptions
+	for _, k := range kernel.Available() {
+		for _, workers := range []int{1, 2, 3} {
+			options = append(options, model.WithKernels(model.FastOptions{Workers: workers}, k))
+		}
+	}
+	options = append(options, model.FastOptions{Workers: 2, Portable: true})
+	rng := rand.New(rand.NewPCG(6, 6))
+	for _, opts := range options {
+		fev, err := model.NewFastEvaluator(w, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{2, 9, 19} {
+			planes := modeltest.RandomPlanes(rng, n)
+			fp, fw := make([]float32, n*env.PolicySize), make([]float32, n*env.WDLSize)
+			if err := fev.Evaluate(planes, n, fp, fw); err != nil {
 				t.Fatal(err)
 			}
-			defer gev.Close()
-			var options []FastOptions
-			for _, k := range availableKernels() {
-				for _, workers := range []int{1, 2, 3} {
-					options = append(options, FastOptions{Workers: workers, kernels: k})
+			for b := 0; b < n; b++ {
+				rp, rw := modeltest.RefForward(w, planes[b*env.InputSize:])
+				if d := modeltest.MaxAbsDiff64(fp[b*env.PolicySize:], rp); d > 1e-4 {
+					t.Errorf("%+v n=%d row %d: policy differs from reference by %g", opts, n, b, d)
+				}
+				if d := modeltest.MaxAbsDiff64(fw[b*env.WDLSize:], rw); d > 1e-5 {
+					t.Errorf("%+v n=%d row %d: wdl differs from reference by %g", opts, n, b, d)
 				}
 			}
-			options = append(options, FastOptions{Workers: 2, Portable: true})
-			for _, opts := range options {
-				fev, err := NewFastEvaluator(w, opts)
-				if err != nil {
-					t.Fatal(err)
-				}
-				rng := rand.New(rand.NewPCG(4, 4))
-				for _, n := range []int{1, 2, 7, 16, 33, 70} {
-					planes := randomPlanes(rng, n)
-					gp, gw := make([]float32, n*env.PolicySize), make([]float32, n*env.WDLSize)
-					fp, fw := make([]float32, n*env.PolicySize), make([]float32, n*env.WDLSize)
-					if err := gev.Evaluate(planes, n, gp, gw); err != nil {
-						t.Fatal(err)
-					}
-					if err := fev.Evaluate(planes, n, fp, fw); err != nil {
-						t.Fatal(err)
-					}
-					if d := maxAbsDiff(gp, fp); d > 1e-4 {
-						t.Errorf("%+v n=%d: policy logits differ by %g", opts, n, d)
-					}
-					if d := maxAbsDiff(gw, fw); d > 1e-4 {
-						t.Errorf("%+v n=%d: wdl differs by %g", opts, n, d)
-					}
-				}
-				if err := fev.Close(); err != nil {
-					t.Fatal(err)
-				}
-			}
-		})
-	}
-}
-
-func TestFastMatchesReference(t *testing.T) {
-	w := mustWeights(t, mustPreset(t, "tiny"), 5)
-	fev, err := NewFastEvaluator(w, FastOptions{Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fev.Close()
-	rng := rand.New(rand.NewPCG(6, 6))
-	n := 9
-	planes := randomPlanes(rng, n)
-	fp, fw := make([]float32, n*env.PolicySize), make([]float32, n*env.WDLSize)
-	if err := fev.Evaluate(planes, n, fp, fw); err != nil {
-		t.Fatal(err)
-	}
-	for b := 0; b < n; b++ {
-		rp, rw := refForward(w, planes[b*env.InputSize:])
-		if d := maxAbsDiff64(fp[b*env.PolicySize:], rp); d > 1e-4 {
-			t.Errorf("row %d: policy differs from reference by %g", b, d)
 		}
-		if d := maxAbsDiff64(fw[b*env.WDLSize:], rw); d > 1e-5 {
-			t.Errorf("row %d: wdl differs from reference by %g", b, d)
+		if err := fev.Close(); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
@@ -85,14 +56,14 @@ func TestFastZeroAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector's instrumentation allocates")
 	}
-	w := mustWeights(t, mustPreset(t, "tiny"), 7)
+	w := modeltest.MustWeights(t, modeltest.MustPreset(t, "tiny"), 7)
 	for _, workers := range []int{1, 2} {
-		fev, err := NewFastEvaluator(w, FastOptions{Workers: workers})
+		fev, err := model.NewFastEvaluator(w, model.FastOptions{Workers: workers})
 		if err != nil {
 			t.Fatal(err)
 		}
 		n := 9
-		planes := randomPlanes(rand.New(rand.NewPCG(8, 8)), n)
+		planes := modeltest.RandomPlanes(rand.New(rand.NewPCG(8, 8)), n)
 		p, v := make([]float32, n*env.PolicySize), make([]float32, n*env.WDLSize)
 		allocs := testing.AllocsPerRun(20, func() {
 			if err := fev.Evaluate(planes, n, p, v); err != nil {

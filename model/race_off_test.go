@@ -1,5 +1,5 @@
 //go:build !race
 
-package model
+package model_test
 
 const raceEnabled = false

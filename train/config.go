@@ -8,11 +8,11 @@ import (
 	"slices"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/alicezero/alicezero/configs"
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/model/training"
+	"go.yaml.in/yaml/v3"
 )
 
 // Config is a run configuration. Its YAML form is documented field by
@@ -383,9 +383,9 @@ func (c *Config) Validate() error {
 
 // ModelTrainConfig maps the train section onto the model's optimiser
 // settings.
-func (c *Config) ModelTrainConfig() (model.TrainConfig, error) {
+func (c *Config) ModelTrainConfig() (training.TrainConfig, error) {
 	t := &c.Train
-	tc := model.TrainConfig{
+	tc := training.TrainConfig{
 		BatchSize:   t.BatchSize,
 		Optimizer:   t.Optimizer,
 		Momentum:    t.Momentum,
@@ -396,7 +396,7 @@ func (c *Config) ModelTrainConfig() (model.TrainConfig, error) {
 		L2:          t.L2,
 		ValueWeight: t.ValueWeight,
 		ClipNorm:    t.ClipNorm,
-		LR: model.LRSchedule{
+		LR: training.LRSchedule{
 			Kind:        t.LRSchedule,
 			Base:        t.LearningRate,
 			WarmupSteps: t.LRWarmupSteps,

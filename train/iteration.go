@@ -12,7 +12,7 @@ import (
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/runs"
 	"github.com/alicezero/alicezero/internal/seed"
-	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/model/training"
 	"github.com/alicezero/alicezero/train/replay"
 )
 
@@ -179,7 +179,7 @@ func (r *runner) trainSteps(ctx context.Context, it, newPositions int, m *runs.M
 	batch := replay.NewBatch(t.BatchSize, r.variant)
 	bar := newBar(r.opts.Progress, steps, fmt.Sprintf("iteration %d/%d training", it, r.cfg.Iterations), "steps")
 	start := time.Now()
-	var sum model.Losses
+	var sum training.Losses
 	done := 0
 	for ; done < steps; done++ {
 		if err := ctx.Err(); err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/alicezero/alicezero/internal/seed"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/model/training"
 	"github.com/alicezero/alicezero/train/replay"
 )
 
@@ -54,7 +55,7 @@ type runner struct {
 	variant env.Variant
 	out     io.Writer
 
-	trainer  *model.Trainer
+	trainer  *training.Trainer
 	eval     *model.FastEvaluator
 	searcher *mcts.Searcher
 	buf      *replay.Buffer
@@ -150,7 +151,7 @@ func (r *runner) setUp(ckpt *model.Checkpoint) error {
 	if err != nil {
 		return err
 	}
-	if r.trainer, err = model.NewTrainer(w, tc); err != nil {
+	if r.trainer, err = training.NewTrainer(w, tc); err != nil {
 		return err
 	}
 	t := &r.cfg.Train

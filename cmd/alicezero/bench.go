@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sourcegraph/conc/panics"
-
 	"github.com/alicezero/alicezero/configs"
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
@@ -18,7 +16,9 @@ import (
 	"github.com/alicezero/alicezero/mcts/engine"
 	"github.com/alicezero/alicezero/mcts/reference"
 	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/model/training"
 	"github.com/alicezero/alicezero/train"
+	"github.com/sourcegraph/conc/panics"
 )
 
 // figure is one line of the benchmark: a name, a unit and how to measure it.
@@ -181,7 +181,7 @@ func (f *pairedFigures) inference(i int) func(context.Context) (float64, error) 
 			if err != nil {
 				return 0, err
 			}
-			sp, err := model.MeasureSpeeds(arch, tc, 4*time.Second)
+			sp, err := training.MeasureSpeeds(arch, tc, 4*time.Second)
 			if err != nil {
 				return 0, err
 			}
@@ -189,7 +189,7 @@ func (f *pairedFigures) inference(i int) func(context.Context) (float64, error) 
 			if err := ctx.Err(); err != nil {
 				return 0, err
 			}
-			if _, f.nn[nnGorgonia], err = model.MeasureInference(arch, 64, 3*time.Second); err != nil {
+			if _, f.nn[nnGorgonia], err = training.MeasureInference(arch, 64, 3*time.Second); err != nil {
 				return 0, err
 			}
 			f.nnOK = true

@@ -26,6 +26,7 @@ var floors = []struct {
 	{"model", 2, "the network and fast inference"},
 	{"model/builtin", 2, "the built-in network"},
 	{"model/onnx", 3, "the ONNX export"},
+	{"model/training", 3, "the training graph (gorgonia)"},
 	{"mcts/engine", 3, "the playing engine"},
 	{"configs", 4, "training configurations"},
 	{"train", 4, "training, tournaments, the bus"},
@@ -112,10 +113,11 @@ func TestFloors(t *testing.T) {
 }
 
 // The engine and the front ends link no training tools: no plots, no
-// YAML, no progress bars, no training loop or replay buffer.
+// YAML, no progress bars, no training loop or replay buffer, no gorgonia
+// (the training graph's autodiff; inference is model's own code).
 func TestEngineModeLinksNoTraining(t *testing.T) {
 	pkgs := []string{module + "/mcts/engine", module + "/cmd/alicezero/internal/..."}
-	banned := []string{"gonum.org/v1/plot", "yaml", "progressbar", module + "/train", module + "/configs"}
+	banned := []string{"gonum.org/v1/plot", "yaml", "progressbar", "gorgonia.org", module + "/train", module + "/configs", module + "/model/training"}
 	for _, p := range goList(t, true, pkgs...) {
 		for _, dep := range p.Deps {
 			for _, b := range banned {

@@ -10,18 +10,9 @@ import (
 )
 
 // FormatName and FormatVersion identify the model.json format. The version
-// changes whenever a key changes meaning or disappears. Version 2: the
-// policy is 73 move-type planes × 64 squares (policy.planes, policy.moves
-// with "" for indices naming no move), the input has 37 planes (attack
-// planes in, the colour plane out). Since every variant exports, the
-// shapes are the variant's (input.shape, policy.shape: 51 input planes in
-// alice-3; 73, 74, 146, 296 or 438 policy planes), and keys were added
-// without a new version, as they change nothing a version-2 reader of a
-// 73-plane model reads: rules.boards, rules.shared_squares,
-// rules.uci_notation, policy.movement_planes, policy.from_boards,
-// policy.choices, policy.named_indices, policy.planes[].movement, .null,
-// .from_board, .choice, .choice_meaning, .to_board and
-// test_positions[].legal_moves[].uci_boards.
+// changes whenever a key changes meaning or disappears, and only then: a
+// key added changes nothing an older reader of the same version reads, so
+// readers ignore keys they do not know.
 const (
 	FormatName    = "alicezero-onnx"
 	FormatVersion = 2

@@ -10,6 +10,7 @@ import (
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/model/training"
 )
 
 // variantWeights returns a tiny network with variant v's encoding
@@ -430,7 +431,7 @@ func TestDescriptionMatchesGraphEvaluator(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ge, err := model.NewGraphEvaluator(w, 1)
+		ge, err := training.NewGraphEvaluator(w, 1)
 		if err != nil {
 			t.Fatal(err)
 		}

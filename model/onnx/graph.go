@@ -98,7 +98,7 @@ func (b *builder) fc(x, name, result string, in, out int) (string, error) {
 
 func (b *builder) relu(x, out string) (string, error) { return b.op("Relu", out, []string{x}) }
 
-// buildGraph translates the network's forward pass (model/graph.go,
+// buildGraph translates the network's forward pass (model/training/graph.go,
 // model/fast.go) into ONNX nodes.
 func buildGraph(w *model.Weights) (*graph, error) {
 	if w == nil {

@@ -32,6 +32,13 @@ var (
 	ortSeconds = flag.Float64("ort.seconds", 2, "TestCompareORT: seconds each timing runs")
 )
 
+// The bar TestCompareORT holds: the fast path makes at least ortBar times
+// ONNX Runtime's positions per second at batches of ortBarBatch or more.
+const (
+	ortBar      = 0.8
+	ortBarBatch = 64
+)
+
 // ortTiming is bench.js's report.
 type ortTiming struct {
 	ORTVersion string  `json:"ort_version"`
@@ -48,8 +55,10 @@ type ortTiming struct {
 // threads. Every round times each configuration once, Go and ONNX Runtime
 // back to back, so that a shared machine's load hits both alike; the
 // medians over the rounds are logged as a table (wall-clock positions per
-// second, and per CPU-second of the process). It asserts nothing: it is a
-// measurement, run on demand.
+// second, and per CPU-second of the process). It fails where, at a batch
+// of ortBarBatch or more, the fast path's median wall-clock rate is below
+// ortBar times ONNX Runtime's: the bar docs/PERFORMANCE.md records. A
+// timing, so it runs on demand only.
 func TestCompareORT(t *testing.T) {
 	if !*ortCompare {
 		t.Skip("a timing, run on demand: -ort.compare")
@@ -126,6 +135,9 @@ func TestCompareORT(t *testing.T) {
 			k := key{b, th}
 			gw, ow, gc, oc := median(goWall[k]), median(ortWall[k]), median(goCPU[k]), median(ortCPU[k])
 			fmt.Fprintf(&sb, "| %d | %d | %.0f | %.0f | %.2f | %.0f | %.0f | %.2f |\n", b, th, gw, ow, gw/ow, gc, oc, gc/oc)
+			if b >= ortBarBatch && gw < ortBar*ow {
+				t.Errorf("batch %d, %d threads: the fast path makes %.2f× ONNX Runtime's positions/s, want ≥ %.2f×", b, th, gw/ow, ortBar)
+			}
 		}
 	}
 	t.Log("\n" + sb.String())

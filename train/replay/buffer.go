@@ -84,7 +84,7 @@ func (b *Buffer) Sample(rng *rand.Rand, n int) ([]*Sample, error) {
 	return out, nil
 }
 
-// Batch is a training batch laid out for the network (model.Trainer.Step).
+// Batch is a training batch laid out for the network (training.Trainer.Step).
 type Batch struct {
 	N      int
 	Planes []float32 // N × the variant's InputSize
