@@ -113,3 +113,53 @@ func TestParseTacticErrors(t *testing.T) {
 		}
 	}
 }
+
+// Every tactic of the suite is what it says: the mate is forced and as
+// short as it says, the best move mates that fast, and the move to avoid
+// allows exactly the mate it says while another move escapes it.
+func TestSuiteIsSound(t *testing.T) {
+	suite, err := Suite()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(suite) < 30 {
+		t.Fatalf("the suite has %d tactics, want at least 30", len(suite))
+	}
+	ctx := context.Background()
+	f := NewMateFinder()
+	ids := map[string]bool{}
+	for _, tc := range suite {
+		if ids[tc.ID] {
+			t.Errorf("%q: two tactics of that id", tc.ID)
+		}
+		ids[tc.ID] = true
+		if tc.Mate > 0 {
+			if n, _, err := f.MateIn(ctx, tc.Pos, tc.Mate); err != nil || n != tc.Mate {
+				t.Errorf("%q: shortest mate in %d (%v), the suite says %d", tc.ID, n, err, tc.Mate)
+			}
+			if ok, err := f.Solves(ctx, tc, tc.Best); !ok || err != nil {
+				t.Errorf("%q: the best move %s does not solve it (%v)", tc.ID, tc.Pos.SAN(tc.Best), err)
+			}
+			continue
+		}
+		q := tc.Pos.Clone()
+		q.MakeMove(tc.Avoid)
+		if n, _, err := f.MateIn(ctx, q, tc.Allows); err != nil || n != tc.Allows {
+			t.Errorf("%q: %s allows a mate in %d (%v), the suite says %d", tc.ID, tc.Pos.SAN(tc.Avoid), n, err, tc.Allows)
+		}
+		escapes := false
+		var ml env.MoveList
+		tc.Pos.LegalMoves(&ml)
+		for _, m := range ml.Moves[:ml.N] {
+			if ok, err := f.Solves(ctx, tc, m); err != nil {
+				t.Fatal(err)
+			} else if ok {
+				escapes = true
+				break
+			}
+		}
+		if !escapes {
+			t.Errorf("%q: no move escapes the mate: the position is lost already", tc.ID)
+		}
+	}
+}
