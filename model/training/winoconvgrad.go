@@ -178,7 +178,7 @@ func (op winoConvGradOp) Do(in ...G.Value) (G.Value, error) {
 	slabs := (groups + filterSlab - 1) / filterSlab
 	duN := kernel.Points * rout * rin
 	du := grown(&a.slabs, slabs*duN)
-	bsum := grown64(&a.biasSlabs, slabs*cout)
+	bsum := grown(&a.biasSlabs, slabs*cout)
 	a.run(groups, filterSlab, func(wk, g0, g1 int) {
 		sc, k := a.scratch(wk), a.k
 		xl := grown(&sc.in, cin*kernel.LaneChannel)
@@ -226,7 +226,7 @@ func (op winoConvGradOp) Do(in ...G.Value) (G.Value, error) {
 	})
 	// Sum the slabs in order, in float64, then apply Gᵀ · G, output
 	// channels split across the cores.
-	sum := grown64(&a.sums, kernel.Points*cout*cin) // [co][ξ][ci]
+	sum := grown(&a.sums, kernel.Points*cout*cin) // [co][ξ][ci]
 	dw := dwT.Float32s()
 	a.run(cout, 4, func(_, co0, co1 int) {
 		part := sum[co0*cin*kernel.Points : co1*cin*kernel.Points]

@@ -2,6 +2,7 @@ package training
 
 import (
 	"runtime"
+	"slices"
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/model/internal/kernel"
@@ -140,21 +141,9 @@ func (a *workspace) each(n int, f func(lo, hi int)) {
 // close stops the workspace's helper goroutines.
 func (a *workspace) close() { a.team.close() }
 
-// grown returns s resized to n floats, reallocated (zeroed) only if its
-// capacity is short.
-func grown(s *[]float32, n int) []float32 {
-	if cap(*s) < n {
-		*s = make([]float32, n)
-	}
-	*s = (*s)[:n]
-	return *s
-}
-
-// grown64 is grown for float64s.
-func grown64(s *[]float64, n int) []float64 {
-	if cap(*s) < n {
-		*s = make([]float64, n)
-	}
-	*s = (*s)[:n]
+// grown returns *s resized to n, reallocated (zeroed) only if its
+// capacity is short, and keeps the result in *s for the next call.
+func grown[T float32 | float64](s *[]T, n int) []T {
+	*s = slices.Grow((*s)[:0], n)[:n]
 	return *s
 }
