@@ -1,8 +1,8 @@
 // Package env is the Alice Chess environment: the rules of the game and of
 // every variant in the rule book (Variant: alice, alice-ep, alice-black-b,
 // alice-null, alice-optional-transfer, alice-stone, alice-mini, alice-3),
-// legal move generation, game status, the interchange formats (FEN, UCI
-// moves, SAN, PGN), the tensor encoding the network reads (planes.go) and
+// legal move generation, game status, the interchange formats (FEN, EPD,
+// UCI moves, SAN, PGN), the tensor encoding the network reads (planes.go) and
 // the policy layout it writes (policy.go: move-type planes over the
 // from-squares, Variant.Policy).
 //
