@@ -56,8 +56,11 @@ func goList(t *testing.T, deps bool, patterns ...string) []listedPackage {
 	if err != nil {
 		t.Skip("no go tool on PATH")
 	}
-	args := []string{"list", "-json=ImportPath,Imports,Deps"}
-	out, err := exec.Command(goTool, append(args, patterns...)...).Output()
+	fields := "-json=ImportPath,Imports"
+	if deps {
+		fields += ",Deps"
+	}
+	out, err := exec.Command(goTool, append([]string{"list", fields}, patterns...)...).Output()
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
@@ -73,9 +76,6 @@ func goList(t *testing.T, deps bool, patterns ...string) []listedPackage {
 			break
 		} else if err != nil {
 			t.Fatalf("go list output: %v", err)
-		}
-		if !deps {
-			p.Deps = nil
 		}
 		pkgs = append(pkgs, p)
 	}

@@ -224,22 +224,22 @@ func (f *MateFinder) judge(ctx context.Context, pos *env.Position, m env.Move, m
 	if err != nil || allows == 0 {
 		return Tactic{}, false, err
 	}
-	// A blunder only if some other move avoids that mate: otherwise the
+	// A blunder only if another move escapes that mate: otherwise the
 	// position was lost already.
+	t := Tactic{Pos: pos, Allows: allows, Avoid: m}
 	var ml env.MoveList
 	pos.LegalMoves(&ml)
 	for _, alt := range ml.Moves[:ml.N] {
 		if alt == m {
 			continue
 		}
-		q.CopyFrom(pos)
-		q.MakeMove(alt)
-		n, _, err := f.MateIn(ctx, q, allows)
+		ok, err := f.Solves(ctx, t, alt)
 		if err != nil {
 			return Tactic{}, false, err
 		}
-		if n == 0 {
-			return Tactic{Pos: pos.Clone(), Allows: allows, Avoid: m}, true, nil
+		if ok {
+			t.Pos = pos.Clone()
+			return t, true, nil
 		}
 	}
 	return Tactic{}, false, nil
