@@ -5,20 +5,23 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
 )
 
-// A bounded tree's node pool never grows past MaxTreeNodes, through a
-// search that fills it and an Advance that keeps a subtree; an infinite
-// search on a full tree goes on reporting until it is stopped.
+// A bounded tree's node pool never grows past MaxTreeNodes, and is never
+// copied (a copy of a large pool stalls the whole process; see alloc),
+// through a search that fills it and an Advance that keeps a subtree; an
+// infinite search on a full tree goes on reporting until it is stopped.
 func TestBoundedTreeStaysInItsPool(t *testing.T) {
 	cfg := DefaultPlayConfig()
 	cfg.CacheEntries = 1 << 12
-	cfg.MaxTreeNodes = 300_000 // past the first pool, not a power of two: doubling would overshoot it
+	cfg.MaxTreeNodes = 300_000 // not a power of two: doubling would overshoot it
 	s := newSearcher(t, hashEvaluator{}, cfg)
 	tr := newTree(t, s, mustPlay(t, "d2d4", "g8f6"), 1)
+	pool := unsafe.SliceData(tr.nodes[:1])
 
 	ctx, cancel := context.WithCancel(context.Background())
 	var reports, afterFull atomic.Int32
@@ -53,6 +56,9 @@ func TestBoundedTreeStaysInItsPool(t *testing.T) {
 	}
 	if c := cap(tr.nodes); c > cfg.MaxTreeNodes {
 		t.Errorf("after the search the pool holds %d nodes, want at most %d", c, cfg.MaxTreeNodes)
+	}
+	if unsafe.SliceData(tr.nodes) != pool {
+		t.Errorf("the search moved the node pool: a bounded pool must be reserved once and never copied")
 	}
 	if err := tr.Advance(res.BestMove); err != nil {
 		t.Fatal(err)

@@ -113,9 +113,10 @@ func (s *Searcher) NewTree(pos *env.Position, seed uint64) (*Tree, error) {
 		rng:  newRand(seed),
 	}
 	if m := s.cfg.MaxTreeNodes; m > 0 {
-		// A bounded tree starts with room for a few seconds of search,
-		// so that most moves never grow it (see alloc).
-		t.nodes = make([]node, 0, min(m, initialBoundedNodes))
+		// A bounded pool is reserved at its bound once and never grows
+		// (see alloc): the pages cost memory only as the tree reaches
+		// them.
+		t.nodes = make([]node, 0, m)
 	}
 	t.resetNodes()
 	return t, nil
@@ -198,9 +199,9 @@ func (t *Tree) Advance(m env.Move) error {
 // first, so children stay contiguous) and makes it the tree.
 func (t *Tree) compact(c int32) {
 	if cap(t.spare) < len(t.nodes) {
-		// The subtree is no larger than the tree: one allocation of the
-		// tree's size, never a doubling past Config.MaxTreeNodes.
-		t.spare = make([]node, 0, len(t.nodes))
+		// The subtree is no larger than the tree. A bounded tree's
+		// spare is reserved at the bound, as its pool is.
+		t.spare = make([]node, 0, max(len(t.nodes), t.cfg.MaxTreeNodes))
 	}
 	dst := append(t.spare[:0], t.nodes[c])
 	dst[0].prior = 0
@@ -248,20 +249,16 @@ func (t *Tree) SetPosition(pos *env.Position) error {
 	return t.Reset(pos)
 }
 
-// initialBoundedNodes is a bounded tree's first node pool (15 MB).
-const initialBoundedNodes = 1 << 18
-
 // alloc appends n fresh nodes to the pool and returns the first's index.
-// Under Config.MaxTreeNodes the pool doubles up to the bound and never
-// past it (slices.Grow would overshoot it, and the old pool would wait
-// for the collector beside a copy larger than the budget).
+// A bounded pool (Config.MaxTreeNodes) was reserved at its bound and is
+// never copied: growing one by doubling copies up to the whole tree in
+// one memmove, which the runtime cannot preempt. Where fresh pages fault
+// in slowly (14 µs a page on the 2-core VM of docs/PERFORMANCE.md) such
+// a copy held every goroutine of the process at the collector's next
+// stop-the-world for up to a second. An unbounded pool (self-play's
+// small trees) grows as slices do.
 func (t *Tree) alloc(n int) int32 {
 	first := len(t.nodes)
-	if m := t.cfg.MaxTreeNodes; m > 0 && first+n > cap(t.nodes) && first+n <= m {
-		grown := make([]node, first, min(m, max(2*cap(t.nodes), first+n)))
-		copy(grown, t.nodes)
-		t.nodes = grown
-	}
 	t.nodes = slices.Grow(t.nodes, n)[:first+n]
 	return int32(first)
 }
