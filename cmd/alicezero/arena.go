@@ -32,6 +32,13 @@ func arenaRegistry() (*player.Registry, error) {
 	return reg, nil
 }
 
+// defaultArenaOverhead is what each in-process player keeps back from a
+// move's time. They run in the arena's process, so no protocol delay is
+// theirs to cover, only a search's last batch and the scheduler; the same
+// figure for all keeps the time equal (left to themselves the engine
+// kept back 30 ms of a 100 ms move, the alpha-beta nothing).
+const defaultArenaOverhead = 10 * time.Millisecond
+
 func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	reg, err := arenaRegistry()
 	if err != nil {
@@ -55,6 +62,7 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	variant := fs.String("variant", env.Alice.Name, "rule set: "+variantNames)
 	anchor := fs.String("anchor", "", "player rated 0 in the rating list (default: the first)")
 	margin := fs.Duration("timemargin", 200*time.Millisecond, "grace past a move time or clock before a loss on time")
+	overhead := fs.Duration("overhead", defaultArenaOverhead, "time every in-process player (net, ckpt, ab) keeps back from its move time or clock for its own delays, the same for all (0: each its own default); UCI engines keep their own Move Overhead")
 	moveTimeout := fs.Duration("movetimeout", 10*time.Minute, "longest a move may take when no move time or clock bounds it (0: no limit)")
 	startTimeout := fs.Duration("starttimeout", arena.DefaultStartTimeout, "how long an engine may take to answer uciok and readyok")
 	event := fs.String("event", "", "PGN Event tag (default \"AliceZero arena\")")
@@ -80,13 +88,16 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if len(players) < 2 {
 		return usageError(fs, "want at least two players, got %d", len(players))
 	}
+	if *overhead < 0 {
+		return usageError(fs, "--overhead must not be negative, got %v", *overhead)
+	}
 
 	cfg := arena.Config{
 		Players:      players,
 		Registry:     reg,
 		Games:        *games,
 		Concurrency:  *concurrency,
-		TimeControl:  clock.Limits{Nodes: *nodes, MoveTime: *movetime},
+		TimeControl:  clock.Limits{Nodes: *nodes, MoveTime: *movetime, Overhead: *overhead},
 		PlyCap:       *plies,
 		Seed:         *seed,
 		Anchor:       *anchor,
@@ -108,7 +119,7 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 			return fmt.Errorf("--tc: %w", err)
 		}
 		cfg.TimeControl = c.Limits()
-		cfg.TimeControl.Nodes, cfg.TimeControl.MoveTime = *nodes, *movetime
+		cfg.TimeControl.Nodes, cfg.TimeControl.MoveTime, cfg.TimeControl.Overhead = *nodes, *movetime, *overhead
 	}
 	if *drawFlag != "" {
 		d, err := arena.ParseDrawRule(*drawFlag)

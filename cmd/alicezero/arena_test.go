@@ -102,6 +102,7 @@ func TestArenaCommandBadInput(t *testing.T) {
 		{"bad format", []string{"--format", "swiss", "random", "ab"}, 1, "gauntlet or roundrobin"},
 		{"bad draw rule", []string{"--draw", "movecount=8", "random", "ab"}, 1, "draw adjudication"},
 		{"bad resign rule", []string{"--resign", "movecount=3,score=-5", "random", "ab"}, 1, "resign adjudication"},
+		{"negative overhead", []string{"--overhead", "-1ms", "random", "ab"}, 2, "--overhead must not be negative"},
 		{"bad variant", []string{"--variant", "crazy", "random", "ab"}, 1, "unknown variant"},
 		{"bad pgn path", []string{"--pgn", filepath.Join(dir, "no", "dir.pgn"), "random", "ab"}, 1, "no such file"},
 	}

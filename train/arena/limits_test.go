@@ -90,7 +90,7 @@ func TestPerPlayerLimits(t *testing.T) {
 	reg, seen, options := probeRegistry(t)
 	a, b := "probe:movetime=300ms,nodes=50", "probe:tc=20s+0.5,nodes=0"
 	res := run(t, Config{Players: []string{a, b}, Registry: reg, Games: 2, PlyCap: 6, Concurrency: 1,
-		TimeControl: clock.Limits{Nodes: 800, MoveTime: time.Second}})
+		TimeControl: clock.Limits{Nodes: 800, MoveTime: time.Second, Overhead: 7 * time.Millisecond}})
 	if n := terminations(res); n[TermAdjudicated] != 2 {
 		t.Fatalf("terminations %v", n)
 	}
@@ -100,8 +100,8 @@ func TestPerPlayerLimits(t *testing.T) {
 		}
 	}
 	for _, l := range seen[a] {
-		if l.Nodes != 50 || l.MoveTime != 300*time.Millisecond || l.WTime != 0 || l.BTime != 0 {
-			t.Errorf("%s got %+v, want 50 nodes, 300ms and no clock of its own", a, l)
+		if l.Nodes != 50 || l.MoveTime != 300*time.Millisecond || l.WTime != 0 || l.BTime != 0 || l.Overhead != 7*time.Millisecond {
+			t.Errorf("%s got %+v, want 50 nodes, 300ms, no clock of its own and the match's 7ms overhead", a, l)
 		}
 	}
 	for _, l := range seen[b] {
@@ -110,8 +110,8 @@ func TestPerPlayerLimits(t *testing.T) {
 			own = l.BTime
 		}
 		// b keeps the match's move time and drops its nodes.
-		if l.Nodes != 0 || l.MoveTime != time.Second || own <= 10*time.Second || own > 20*time.Second+time.Second {
-			t.Errorf("%s got %+v, want no nodes, 1s and its own 20s clock", b, l)
+		if l.Nodes != 0 || l.MoveTime != time.Second || own <= 10*time.Second || own > 20*time.Second+time.Second || l.Overhead != 7*time.Millisecond {
+			t.Errorf("%s got %+v, want no nodes, 1s, its own 20s clock and the match's 7ms overhead", b, l)
 		}
 	}
 	if len(seen[a]) == 0 || len(seen[b]) == 0 {
