@@ -154,6 +154,9 @@ type Engine struct {
 	// it searches, kept from move to move.
 	searcher *mcts.Searcher
 	tree     *mcts.Tree
+	// drawn searches positions already drawn by rule, without their
+	// history (see Go); kept, like tree, for its node pools.
+	drawn *mcts.Tree
 	// guard is the tactical alpha-beta of timed searches (tactics.go),
 	// made at the first.
 	guard *guard
@@ -271,7 +274,7 @@ func (e *Engine) install(net *Network) error {
 
 // dropSearcher forgets the searcher and its tree (their settings changed).
 func (e *Engine) dropSearcher() {
-	e.searcher, e.tree = nil, nil
+	e.searcher, e.tree, e.drawn = nil, nil, nil
 }
 
 // Network describes what evaluates positions: the network loaded, or the
@@ -469,7 +472,7 @@ func (e *Engine) Go(ctx context.Context, lim clock.Limits, progress mcts.Progres
 		defer cancel()
 	}
 	if r := panics.Try(func() { res, err = e.search(ctx, lim, progress) }); r != nil {
-		e.tree = nil // it may be half updated
+		e.tree, e.drawn = nil, nil // they may be half updated
 		return fallback(fmt.Errorf("engine: internal error: %v", r.Value))
 	}
 	if ml.Contains(res.BestMove) {
@@ -505,11 +508,16 @@ func (e *Engine) search(ctx context.Context, lim clock.Limits, progress mcts.Pro
 		if err != nil {
 			return mcts.Result{}, errors.Join(readyErr, fmt.Errorf("engine: %w", err))
 		}
-		t, err := e.searcher.NewTree(fresh, e.opts.Seed)
+		if e.drawn == nil {
+			e.drawn, err = e.searcher.NewTree(fresh, e.opts.Seed)
+		} else {
+			err = e.drawn.Reset(fresh)
+		}
 		if err != nil {
+			e.drawn = nil
 			return mcts.Result{}, errors.Join(readyErr, fmt.Errorf("engine: %w", err))
 		}
-		res, err := e.searcher.Search(ctx, t, lim, progress)
+		res, err := e.searcher.Search(ctx, e.drawn, lim, progress)
 		if err != nil {
 			return res, errors.Join(readyErr, fmt.Errorf("engine: %w", err))
 		}
