@@ -141,7 +141,9 @@ type Config struct {
 	ReuseTree bool
 	// MaxTreeNodes, if positive, bounds a tree's node pool (56 bytes a
 	// node): a search stops dispatching playouts when the next expansion
-	// might not fit.
+	// might not fit. The pool (and the spare a kept subtree is compacted
+	// into) is reserved at the bound, never grown; its pages cost memory
+	// only once the tree reaches them.
 	MaxTreeNodes int
 }
 

@@ -97,7 +97,6 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		Registry:     reg,
 		Games:        *games,
 		Concurrency:  *concurrency,
-		TimeControl:  clock.Limits{Nodes: *nodes, MoveTime: *movetime, Overhead: *overhead},
 		PlyCap:       *plies,
 		Seed:         *seed,
 		Anchor:       *anchor,
@@ -119,8 +118,8 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 			return fmt.Errorf("--tc: %w", err)
 		}
 		cfg.TimeControl = c.Limits()
-		cfg.TimeControl.Nodes, cfg.TimeControl.MoveTime, cfg.TimeControl.Overhead = *nodes, *movetime, *overhead
 	}
+	cfg.TimeControl.Nodes, cfg.TimeControl.MoveTime, cfg.TimeControl.Overhead = *nodes, *movetime, *overhead
 	if *drawFlag != "" {
 		d, err := arena.ParseDrawRule(*drawFlag)
 		if err != nil {
