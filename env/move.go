@@ -175,6 +175,26 @@ func (p *Position) MakeMove(m Move) {
 	p.apply(m)
 }
 
+// MakePass hands the move to the other side without moving a man: the
+// null move of a search's null-move pruning, which no rule set allows in a
+// game (alice-null's null moves are moves of a man; see Move). UnmakeMove
+// takes it back. No position before a pass counts as a repetition of one
+// after it (see Repetitions), and the halfmove clock goes on.
+func (p *Position) MakePass() {
+	p.history = append(p.history, p.state)
+	if p.wide != nil {
+		p.wide.history = append(p.wide.history, p.wide.wideBoards)
+	}
+	s := &p.state
+	if s.ep != NoSquare {
+		s.hash ^= zobristEP[s.ep]
+		s.ep = NoSquare
+	}
+	s.side = s.side.Other()
+	s.hash ^= zobristSide
+	s.lastMove = NoMove
+}
+
 // UnmakeMove takes back the last move made.
 func (p *Position) UnmakeMove() {
 	n := len(p.history) - 1

@@ -122,9 +122,16 @@ func (p *Position) Repetitions() int {
 	if p.variant.null != nullPlain {
 		limit = min(int(p.halfmove), h)
 	}
-	for i := 2; i <= limit; i += 2 {
-		if p.history[h-i].hash == p.hash {
+	if p.lastMove == NoMove {
+		return 0 // the game's first position, or a search's pass (MakePass)
+	}
+	for i := 1; i <= limit; i++ {
+		e := &p.history[h-i]
+		if i%2 == 0 && e.hash == p.hash {
 			n++
+		}
+		if e.lastMove == NoMove {
+			break // nothing before a game's first position or a pass repeats
 		}
 	}
 	return n

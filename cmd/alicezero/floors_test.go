@@ -23,6 +23,7 @@ var floors = []struct {
 	{"internal", 1, "plumbing and small shared types (env at most below them)"},
 	{"mcts", 2, "the search"},
 	{"mcts/reference", 2, "the reference players"},
+	{"mcts/alphabeta", 2, "the classical alpha-beta"},
 	{"model", 2, "the network and fast inference"},
 	{"model/builtin", 2, "the built-in network"},
 	{"model/onnx", 3, "the ONNX export"},

@@ -2,11 +2,12 @@ package arena
 
 import (
 	"github.com/alicezero/alicezero/internal/player"
+	"github.com/alicezero/alicezero/mcts/alphabeta"
 	"github.com/alicezero/alicezero/mcts/reference"
 )
 
 // NewRegistry returns a registry of the built-in player kinds: random and
-// ab (package reference) and uci (external engines). Commands add their
+// ab (package reference), alphabeta (package alphabeta) and uci (external engines). Commands add their
 // own kinds to it, e.g. the network checkpoint kind:
 //
 //	reg, err := arena.NewRegistry()
@@ -15,6 +16,9 @@ import (
 func NewRegistry() (*player.Registry, error) {
 	r := player.NewRegistry()
 	if err := reference.Register(r); err != nil {
+		return nil, err
+	}
+	if err := alphabeta.Register(r); err != nil {
 		return nil, err
 	}
 	if err := r.Register("uci", "uci:COMMAND LINE[,Option=Value]...  external UCI engine (options go to setoption)", NewUCIFromSpec); err != nil {

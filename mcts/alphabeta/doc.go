@@ -1,0 +1,42 @@
+// Package alphabeta is AliceZero's classical search: a negamax
+// principal-variation search over env's move generator with a
+// hand-written evaluation (material, piece-square bonuses, mobility), in
+// the manner of the alpha-beta chess engines. It plays on its own (the
+// "alphabeta" player kind of the arena) and is the exact tactician beside
+// the tree search.
+//
+//	s, err := alphabeta.New(alphabeta.Config{HashMB: 64})
+//	r, err := s.Search(ctx, pos, clock.Limits{MoveTime: time.Second})
+//	// r.Move, r.Score (centipawns, side to move), r.MateIn, r.PV
+//
+// # Search
+//
+// Iterative deepening, each iteration in an aspiration window around the
+// last score that widens on a fail; principal-variation search (the first
+// move with the full window, the others with a null window, searched
+// again when they beat it); a transposition table of 16-byte entries
+// (one per slot, the newer or deeper result kept; mate scores stored
+// relative to the node); check extensions; mate-distance pruning; at
+// nodes off the principal variation reverse futility, null-move pruning
+// (env.Position.MakePass; not in alice-null, whose repetitions see
+// through a pass, nor without pieces, where zugzwang is common),
+// late-move pruning and futility for quiet moves, and logarithmic
+// late-move reductions. Moves are ordered by the table's move, captures
+// by most valuable victim and least valuable attacker, two killers per
+// ply, the counter-move to the opponent's last move and a history score.
+// The quiescence search plays captures and promotions (every move when
+// in check) with delta pruning. A repetition of any earlier position,
+// the fifty-move rule and bare kings score 0.
+//
+// # Time
+//
+// The budget is clock.Limits.Budget, the project's one time manager; no
+// iteration starts past half of it, and the search stops at the budget
+// itself. A node budget counts every node, the quiescence search's
+// included. A search stopped mid-iteration keeps the last completed
+// iteration's move unless the new iteration's best, searched fully, beat
+// it.
+//
+// A Searcher allocates nothing per node and is not safe for concurrent
+// use; one player, one searcher.
+package alphabeta

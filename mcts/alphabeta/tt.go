@@ -1,0 +1,101 @@
+package alphabeta
+
+import "github.com/alicezero/alicezero/env"
+
+// Bounds of a stored score.
+const (
+	boundNone uint8 = iota
+	boundUpper
+	boundLower
+	boundExact
+)
+
+// ttEntry is one transposition-table slot: 16 bytes.
+type ttEntry struct {
+	key   uint64
+	move  env.Move
+	score int16
+	depth int8
+	meta  uint8 // bound in the low two bits, the search's generation above
+}
+
+func (e *ttEntry) bound() uint8 { return e.meta & 3 }
+func (e *ttEntry) gen() uint8   { return e.meta >> 2 }
+
+// table is the transposition table: one entry per slot, replaced when the
+// new result is as deep or the old one is from an earlier search.
+type table struct {
+	entries []ttEntry
+	mask    uint64
+	gen     uint8
+}
+
+// entryBytes is the size of one entry, for sizing the table from MB.
+const entryBytes = 16
+
+func newTable(mb int) *table {
+	n := uint64(1)
+	for n*2*entryBytes <= uint64(mb)<<20 {
+		n *= 2
+	}
+	return &table{entries: make([]ttEntry, n), mask: n - 1}
+}
+
+func (t *table) clear() {
+	clear(t.entries)
+	t.gen = 0
+}
+
+// newSearch ages the entries of earlier searches so that they are replaced
+// first.
+func (t *table) newSearch() { t.gen = (t.gen + 1) & 63 }
+
+func (t *table) probe(key uint64) (*ttEntry, bool) {
+	e := &t.entries[key&t.mask]
+	return e, e.key == key && e.bound() != boundNone
+}
+
+func (t *table) store(key uint64, m env.Move, score int32, depth int, bound uint8) {
+	e := &t.entries[key&t.mask]
+	if e.key == key && m == env.NoMove {
+		m = e.move // keep the best move of an earlier search of this position
+	}
+	if e.key != key && e.gen() == t.gen && int(e.depth) > depth && e.bound() == boundExact {
+		return // a deeper exact result of this search stays
+	}
+	*e = ttEntry{key: key, move: m, score: int16(score), depth: int8(max(min(depth, 127), -128)), meta: bound | t.gen<<2}
+}
+
+// hashfull is the share, in permille, of the first thousand slots written
+// in this search (UCI's hashfull).
+func (t *table) hashfull() int {
+	n := 0
+	for i := range min(1000, len(t.entries)) {
+		if e := &t.entries[i]; e.bound() != boundNone && e.gen() == t.gen {
+			n++
+		}
+	}
+	return n * 1000 / min(1000, len(t.entries))
+}
+
+// Mate scores are stored relative to the node (distance to mate from it)
+// and read back relative to the root.
+func toTT(score int32, ply int) int32 {
+	switch {
+	case score >= mateBound:
+		return score + int32(ply)
+	case score <= -mateBound:
+		return score - int32(ply)
+	}
+	return score
+}
+
+func fromTT(score int32, ply int) int32 {
+	switch {
+	case score >= mateBound:
+		return score - int32(ply)
+	case score <= -mateBound:
+		return score + int32(ply)
+	}
+	return score
+}
