@@ -14,6 +14,7 @@ import (
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/mcts"
+	"github.com/alicezero/alicezero/mcts/alphabeta"
 	"github.com/alicezero/alicezero/model"
 )
 
@@ -84,6 +85,10 @@ type Options struct {
 	// Seed fixes the search's random choices (tie-breaks; play uses no
 	// noise).
 	Seed uint64
+	// Search is the search Go runs: SearchMCTS (""), the tree search
+	// guided by the network, or SearchAlphaBeta, the classical alpha-beta
+	// with HashMB for its transposition table.
+	Search string
 	// Tactics turns on the tactical guard of timed searches: an exact
 	// alpha-beta beside the tree for short forced mates (tactics.go). It
 	// is off by default until an equal-time match shows that it wins
@@ -101,6 +106,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.HashMB == 0 {
 		o.HashMB = DefaultHashMB
+	}
+	if o.Search == "" {
+		o.Search = SearchMCTS
 	}
 	if o.Visits == 0 {
 		o.Visits = DefaultVisits
@@ -130,6 +138,8 @@ func (o Options) validate() error {
 		return fmt.Errorf("engine: evaluation workers must lie in 1..256, got %d", o.EvalWorkers)
 	case o.MoveOverhead < 0:
 		return fmt.Errorf("engine: move overhead must not be negative, got %v", o.MoveOverhead)
+	case o.Search != SearchMCTS && o.Search != SearchAlphaBeta:
+		return fmt.Errorf("engine: search %q is neither %s nor %s", o.Search, SearchMCTS, SearchAlphaBeta)
 	}
 	return nil
 }
@@ -160,6 +170,9 @@ type Engine struct {
 	// guard is the tactical alpha-beta of timed searches (tactics.go),
 	// made at the first.
 	guard *guard
+	// ab is the alpha-beta of Options.Search = SearchAlphaBeta, made at
+	// its first search; its table lives from move to move.
+	ab *alphabeta.Searcher
 }
 
 // New returns an engine at the start position of opts.Variant, its network
@@ -202,6 +215,9 @@ func (e *Engine) SetOptions(o Options) error {
 	}
 	if o.Threads != old.Threads || o.HashMB != old.HashMB || o.Visits != old.Visits || o.Gumbel != old.Gumbel || o.GumbelK != old.GumbelK {
 		e.dropSearcher()
+	}
+	if o.HashMB != old.HashMB {
+		e.ab = nil
 	}
 	return nil
 }
@@ -318,6 +334,9 @@ func (e *Engine) Reseed(seed uint64) {
 func (e *Engine) NewGame() {
 	pos := env.NewPosition(e.opts.Variant)
 	e.pos, e.startFEN = pos, e.opts.Variant.StartFEN()
+	if e.ab != nil {
+		e.ab.NewGame()
+	}
 	if e.tree != nil {
 		if err := e.tree.Reset(pos); err != nil {
 			e.tree = nil
@@ -488,6 +507,9 @@ func (e *Engine) Go(ctx context.Context, lim clock.Limits, progress mcts.Progres
 // reports at most a network that failed to load (and the plain search
 // took over).
 func (e *Engine) search(ctx context.Context, lim clock.Limits, progress mcts.Progress) (mcts.Result, error) {
+	if e.opts.Search == SearchAlphaBeta && e.pos.Status() != env.DeadPosition {
+		return e.searchAlphaBeta(ctx, lim, progress)
+	}
 	readyErr := e.Ready()
 	if e.searcher == nil {
 		return mcts.Result{}, readyErr

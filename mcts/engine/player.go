@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
@@ -88,13 +90,13 @@ const (
 // what the spec leaves out (a match's node budget overrides visits; each
 // player's network uses the cores the match's Setup gives a player):
 //
-//   - ckpt:PATH[,visits=N][,gumbel=BOOL][,threads=N][,hash=MB][,tactics=on|off], with the
+//   - ckpt:PATH[,visits=N][,gumbel=BOOL][,threads=N][,hash=MB][,tactics=on|off][,search=mcts|alphabeta], with the
 //     network PATH names (a checkpoint file, a run folder for its newest
 //     checkpoint, or "none" for the plain search);
-//   - net[:visits=N][,gumbel=BOOL][,threads=N][,hash=MB][,tactics=on|off], with the
+//   - net[:visits=N][,gumbel=BOOL][,threads=N][,hash=MB][,tactics=on|off][,search=mcts|alphabeta], with the
 //     built-in network.
 func Register(reg *player.Registry) error {
-	err := reg.Register(CheckpointKind, "ckpt:PATH[,visits=N][,gumbel=true|false][,threads=N][,hash=MB][,tactics=on|off]  network from a checkpoint file or run folder (its newest), searched as 'alicezero uci' does",
+	err := reg.Register(CheckpointKind, "ckpt:PATH[,visits=N][,gumbel=true|false][,threads=N][,hash=MB][,tactics=on|off][,search=mcts|alphabeta]  network from a checkpoint file or run folder (its newest), searched as 'alicezero uci' does",
 		func(_ context.Context, spec player.Spec, setup player.Setup) (player.Player, error) {
 			if spec.Arg == "" {
 				return nil, fmt.Errorf("player spec %q: ckpt needs a checkpoint file or run folder", spec.Text)
@@ -104,7 +106,7 @@ func Register(reg *player.Registry) error {
 	if err != nil {
 		return err
 	}
-	return reg.Register(BuiltinKind, "net[:visits=N][,gumbel=true|false][,threads=N][,hash=MB][,tactics=on|off]  the built-in network, searched as 'alicezero uci' does",
+	return reg.Register(BuiltinKind, "net[:visits=N][,gumbel=true|false][,threads=N][,hash=MB][,tactics=on|off][,search=mcts|alphabeta]  the built-in network, searched as 'alicezero uci' does",
 		func(_ context.Context, spec player.Spec, setup player.Setup) (player.Player, error) {
 			if spec.Arg != "" {
 				return nil, fmt.Errorf("player spec %q: net takes options only (net:visits=N), not %q; for a checkpoint use ckpt:PATH", spec.Text, spec.Arg)
@@ -132,7 +134,7 @@ func specPlayer(spec player.Spec, weights string, setup player.Setup) (player.Pl
 // engine's defaults).
 func specOptions(spec player.Spec) (Options, error) {
 	var o Options
-	if err := spec.CheckOptions("visits", "gumbel", "threads", "hash", "tactics"); err != nil {
+	if err := spec.CheckOptions("visits", "gumbel", "threads", "hash", "tactics", "search"); err != nil {
 		return o, err
 	}
 	var err error
@@ -150,6 +152,12 @@ func specOptions(spec player.Spec) (Options, error) {
 	}
 	if o.Tactics, err = spec.Bool("tactics", false); err != nil {
 		return o, err
+	}
+	if v, ok := spec.Lookup("search"); ok {
+		if !slices.Contains(Searches(), v) {
+			return o, fmt.Errorf("player %q: search=%s is not one of %s", spec.Text, v, strings.Join(Searches(), ", "))
+		}
+		o.Search = v
 	}
 	return o, nil
 }

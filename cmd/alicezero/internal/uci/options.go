@@ -2,6 +2,7 @@ package uci
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -72,6 +73,18 @@ func options() []option {
 					v = ""
 				}
 				o.Weights, o.Network = v, nil
+				return nil
+			}},
+		{"Search",
+			func(o engine.Options, _ *session) string {
+				return "type combo default " + o.Search + " var " + strings.Join(engine.Searches(), " var ")
+			},
+			func(_ *session, o *engine.Options, v string) error {
+				v = strings.TrimSpace(v)
+				if !slices.Contains(engine.Searches(), v) {
+					return fmt.Errorf("%s is not one of %s", echo(v), strings.Join(engine.Searches(), ", "))
+				}
+				o.Search = v
 				return nil
 			}},
 		{"Visits",

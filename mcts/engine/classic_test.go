@@ -1,0 +1,72 @@
+package engine
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
+	"github.com/alicezero/alicezero/mcts"
+)
+
+// The alpha-beta search plays legal moves in every variant, reports each
+// iteration and a final line, and keeps the game's history (repetitions
+// score as draws).
+func TestAlphaBetaSearch(t *testing.T) {
+	for _, v := range env.Variants() {
+		e := newEngine(t, Options{Weights: NoWeights, Variant: v, Search: SearchAlphaBeta, HashMB: 4})
+		var infos []mcts.Info
+		res, err := e.Go(context.Background(), clock.Limits{Nodes: 20_000}, mcts.Progress{Report: func(in mcts.Info) { infos = append(infos, in) }})
+		if err != nil {
+			t.Fatalf("%s: %v", v.Name, err)
+		}
+		checkLegal(t, e, res.BestMove)
+		if len(infos) < 2 || !infos[len(infos)-1].Final || infos[0].Final {
+			t.Errorf("%s: %d reports, last final %v", v.Name, len(infos), len(infos) > 0 && infos[len(infos)-1].Final)
+		}
+		if res.Depth < 2 || len(res.PV) == 0 || res.PV[0] != res.BestMove || res.Nodes == 0 {
+			t.Errorf("%s: depth %d, pv %v, nodes %d", v.Name, res.Depth, res.PV, res.Nodes)
+		}
+	}
+}
+
+func TestAlphaBetaMateAndTime(t *testing.T) {
+	e := newEngine(t, Options{Weights: NoWeights, Search: SearchAlphaBeta})
+	// Scholar's mate on board A is no mate in Alice (the queen lands on
+	// B); this is a mate in one there: the rook from B lands on A.
+	if err := e.SetPosition("6k1/5ppp/8/8/8/8/8/|R5K1 w - - 0 1", nil); err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Go(context.Background(), clock.Limits{MoveTime: 300 * time.Millisecond}, mcts.Progress{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.MateIn != 1 || !res.Proven || res.RootValue != 1 {
+		t.Errorf("mate in one: mate %d, proven %v, value %v (move %v)", res.MateIn, res.Proven, res.RootValue, res.BestMove)
+	}
+	e.NewGame()
+	start := time.Now()
+	res, err = e.Go(context.Background(), clock.Limits{WTime: 2 * time.Second, BTime: 2 * time.Second}, mcts.Progress{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLegal(t, e, res.BestMove)
+	if el := time.Since(start); el > time.Second {
+		t.Errorf("a move with 2 s on the clock took %v", el)
+	}
+	if err := e.SetOptions(Options{Search: "minimax"}); err == nil {
+		t.Error("search \"minimax\" accepted")
+	}
+}
+
+func TestValueOfScoreInvertsCentipawns(t *testing.T) {
+	for _, cp := range []int{-900, -150, -1, 0, 37, 250, 1200} {
+		if got := Centipawns(valueOfScore(cp, 0)); got != cp {
+			t.Errorf("Centipawns(valueOfScore(%d)) = %d", cp, got)
+		}
+	}
+	if valueOfScore(5, 3) != 1 || valueOfScore(-5, -2) != -1 {
+		t.Error("mates are not ±1")
+	}
+}
