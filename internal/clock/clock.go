@@ -120,3 +120,25 @@ func (l Limits) Budget(side env.Colour) time.Duration {
 	}
 	return max(b, time.Millisecond)
 }
+
+// Window is the time manager's answer for a search that can stop between
+// iterations: target is the time to aim for (Budget), most the time it
+// may run to when the position asks for more (the best move keeps
+// changing, the score falls). With a fixed move time both are the move
+// time; on a clock most is up to four targets, never more than a quarter
+// of the time left (less the overhead). Infinite searches get 0, 0.
+func (l Limits) Window(side env.Colour) (target, most time.Duration) {
+	target = l.Budget(side)
+	if target <= 0 {
+		return 0, 0
+	}
+	left, _ := l.Clock(side)
+	if left <= 0 {
+		return target, target
+	}
+	most = min(4*target, left/4-l.Overhead)
+	if l.MoveTime > 0 {
+		most = min(most, l.MoveTime-min(l.Overhead, l.MoveTime/5))
+	}
+	return target, max(most, target)
+}

@@ -60,3 +60,30 @@ func ExampleLimits_Budget() {
 	// 2.7s
 	// 2s
 }
+
+func TestWindow(t *testing.T) {
+	tests := []struct {
+		l            Limits
+		target, most time.Duration
+	}{
+		{Limits{MoveTime: time.Second}, time.Second, time.Second},
+		{Limits{MoveTime: time.Second, Overhead: 30 * time.Millisecond}, 970 * time.Millisecond, 970 * time.Millisecond},
+		{Limits{Infinite: true, MoveTime: time.Second}, 0, 0},
+		{Limits{Nodes: 100}, 0, 0},
+		// 60 s: a target of 2 s, at most four of them.
+		{Limits{WTime: time.Minute, BTime: time.Minute}, 2 * time.Second, 8 * time.Second},
+		// 4 s left: a target of 133 ms, at most four of them (below a quarter of the clock).
+		{Limits{WTime: 4 * time.Second, BTime: time.Minute}, 4 * time.Second / 30, 4 * (4 * time.Second / 30)},
+		// The move time caps the window.
+		{Limits{WTime: time.Minute, BTime: time.Minute, MoveTime: 3 * time.Second}, 2 * time.Second, 3 * time.Second},
+	}
+	for _, tt := range tests {
+		target, most := tt.l.Window(env.White)
+		if target != tt.target || most != tt.most {
+			t.Errorf("%+v: window %v, %v; want %v, %v", tt.l, target, most, tt.target, tt.most)
+		}
+		if most < target {
+			t.Errorf("%+v: most %v below target %v", tt.l, most, target)
+		}
+	}
+}

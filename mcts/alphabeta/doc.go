@@ -30,12 +30,14 @@
 //
 // # Time
 //
-// The budget is clock.Limits.Budget, the project's one time manager; no
-// iteration starts past half of it, and the search stops at the budget
-// itself. A node budget counts every node, the quiescence search's
-// included. A search stopped mid-iteration keeps the last completed
-// iteration's move unless the new iteration's best, searched fully, beat
-// it.
+// The time comes from clock.Limits.Window, the project's one time
+// manager: with a fixed move time the search runs to its end; on a
+// game's clock it aims at the clock's target and stretches toward the
+// window's end while the best move keeps changing or the score falls,
+// starting no iteration it could not finish (timeManager). A node budget
+// counts every node, the quiescence search's included. A search stopped
+// mid-iteration keeps the last completed iteration's move unless the new
+// iteration's best, searched fully, beat it.
 //
 // A Searcher allocates nothing per node and is not safe for concurrent
 // use; one player, one searcher.

@@ -123,10 +123,6 @@ func (s *Searcher) NewGame() {
 	s.counter = [64][64]env.Move{}
 }
 
-// softShare is the share of the budget after which no new iteration
-// starts: the next one would take longer than what is left.
-const softShare = 0.5
-
 // Search searches pos (left unchanged) within limits and returns the best
 // move found. It needs a position with a legal move.
 func (s *Searcher) Search(ctx context.Context, pos *env.Position, limits clock.Limits) (Result, error) {
@@ -139,10 +135,9 @@ func (s *Searcher) Search(ctx context.Context, pos *env.Position, limits clock.L
 	s.nodes, s.stopped, s.selDepth = 0, false, 0
 	s.maxNodes = limits.Nodes
 	s.hardDeadline = time.Time{}
-	var softDeadline time.Time
-	if b := limits.Budget(pos.SideToMove()); b > 0 {
-		s.hardDeadline = s.start.Add(b)
-		softDeadline = s.start.Add(time.Duration(float64(b) * softShare))
+	target, most := limits.Window(pos.SideToMove())
+	if most > 0 {
+		s.hardDeadline = s.start.Add(most)
 	}
 	// alice-null's repetitions look through a pass (see env.MakePass).
 	s.canPass = pos.Variant().Name != env.AliceNull.Name
@@ -171,9 +166,11 @@ func (s *Searcher) Search(ctx context.Context, pos *env.Position, limits clock.L
 
 	res := Result{Move: root.moves.Moves[0]}
 	var score int32
+	tm := timeManager{target: target, most: most}
 	for depth := 1; depth <= s.cfg.Depth; depth++ {
 		v, best, ok := s.aspiration(depth, score)
 		if ok {
+			tm.iterationDone(depth, best != res.Move, v, score)
 			score = v
 			res.Move, res.Score, res.Depth = best, int(v), depth
 			res.MateIn = mateIn(v)
@@ -187,13 +184,13 @@ func (s *Searcher) Search(ctx context.Context, pos *env.Position, limits clock.L
 				Nodes: s.nodes, Elapsed: time.Since(s.start), Hashfull: s.tt.hashfull(), PV: res.PV})
 		}
 		if !limits.Infinite {
-			if root.moves.N == 1 && s.hardDeadline != (time.Time{}) {
+			if root.moves.N == 1 && most > 0 {
 				break // the only move: no time to spend on it
 			}
 			if res.MateIn != 0 && depth >= 2*abs(res.MateIn)+2 {
 				break // no shorter mate and no longer defence to find
 			}
-			if !softDeadline.IsZero() && time.Now().After(softDeadline) {
+			if tm.enough(time.Since(s.start)) {
 				break
 			}
 		}

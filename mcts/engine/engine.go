@@ -482,7 +482,13 @@ func (e *Engine) Go(ctx context.Context, lim clock.Limits, progress mcts.Progres
 	if lim.Overhead == 0 {
 		lim.Overhead = e.opts.MoveOverhead
 	}
-	if budget := lim.Budget(e.pos.SideToMove()); budget > 0 {
+	budget := lim.Budget(e.pos.SideToMove())
+	if e.opts.Search == SearchAlphaBeta {
+		// The alpha-beta's time manager may run past the budget when the
+		// position asks for it, to the window's end.
+		_, budget = lim.Window(e.pos.SideToMove())
+	}
+	if budget > 0 {
 		// The budget counts from now, not from when the search starts:
 		// setting up the tree (loading a network, advancing a kept tree)
 		// is part of the move's time.
