@@ -21,6 +21,8 @@ const (
 	MaxDepth = 100
 	// DefaultHashMB is the transposition table's size unless configured.
 	DefaultHashMB = 16
+	// MaxMultiPV bounds Searcher.MultiPV.
+	MaxMultiPV = 256
 )
 
 // Config configures a Searcher.
@@ -29,6 +31,14 @@ type Config struct {
 	HashMB int
 	// Depth caps the nominal depth of the iterative deepening (0: MaxDepth).
 	Depth int
+}
+
+// Line is one root move's principal variation with its exact score (a
+// multi-PV search's lines).
+type Line struct {
+	Score  int // centipawns, side to move's view
+	MateIn int
+	PV     []env.Move // starts with the root move
 }
 
 // Info is one completed iteration of a search, for progress reports.
@@ -40,6 +50,9 @@ type Info struct {
 	Elapsed         time.Duration
 	Hashfull        int // permille
 	PV              []env.Move
+	// Lines are the MultiPV best root moves, best first (PV is Lines[0]'s);
+	// valid until the searcher's next iteration.
+	Lines []Line
 }
 
 // Result is the outcome of a search.
@@ -54,9 +67,11 @@ type Result struct {
 	Depth    int // the deepest iteration completed
 	SelDepth int
 	Nodes    int64
-	// PV is the principal variation, valid until the searcher's next
-	// search (it is the searcher's buffer).
-	PV []env.Move
+	// PV is the principal variation, and Lines the MultiPV best root
+	// moves, best first; both are valid until the searcher's next search
+	// (they are its buffers).
+	PV    []env.Move
+	Lines []Line
 }
 
 // frame is the search's state at one ply.
@@ -92,7 +107,16 @@ type Searcher struct {
 	pvLen   [maxPly + 2]int
 
 	rootScores [env.MaxMoves]int32
-	pvBuf      [maxPly + 2]env.Move
+	// The multi-PV lines of the last completed iteration, and the one
+	// being searched.
+	lines, next       [MaxMultiPV]Line
+	linesBuf, nextBuf [MaxMultiPV][maxPly + 2]env.Move
+
+	pvBuf [maxPly + 2]env.Move
+
+	// MultiPV is the number of best root moves searched exactly, each with
+	// its line (1 or 0: only the best, the fastest).
+	MultiPV int
 
 	// OnIteration, when set, is called after every completed iteration.
 	OnIteration func(Info)
@@ -165,29 +189,57 @@ func (s *Searcher) Search(ctx context.Context, pos *env.Position, limits clock.L
 	}
 
 	res := Result{Move: root.moves.Moves[0]}
+	nLines := max(1, min(s.MultiPV, MaxMultiPV, root.moves.N))
 	var score int32
 	tm := timeManager{target: target, most: most}
 	for depth := 1; depth <= s.cfg.Depth; depth++ {
-		v, best, ok := s.aspiration(depth, score)
-		if ok {
-			tm.iterationDone(depth, best != res.Move, v, score)
-			score = v
-			res.Move, res.Score, res.Depth = best, int(v), depth
-			res.MateIn = mateIn(v)
-			res.PV = s.pvBuf[:copy(s.pvBuf[:], s.pv[0][:s.pvLen[0]])]
+		done := 0 // lines of this iteration searched fully
+		for k := range nLines {
+			last := score
+			if k > 0 {
+				last = int32(s.lines[k].Score) // the same line an iteration ago
+			}
+			v, best, ok := s.aspiration(depth, last, k)
+			if !ok {
+				break
+			}
+			s.nextBuf[k][0] = best
+			n := copy(s.nextBuf[k][:], s.pv[0][:s.pvLen[0]])
+			s.next[k] = Line{Score: int(v), MateIn: mateIn(v), PV: s.nextBuf[k][:max(n, 1)]}
+			moveTo(&root.moves, s.rootScores[:], best, k) // the best k+1 are fixed: the rest next
+			done++
+			if s.stopped {
+				break
+			}
+		}
+		if done > 0 {
+			// A cut iteration's lines replace the last one's as far as they
+			// go; the rest keep the last iteration's order below them.
+			kept := 0
+			if done < nLines && res.Depth > 0 {
+				kept = s.keepLines(done, nLines)
+			}
+			nLines = done + kept
+			copyLines(&s.lines, &s.linesBuf, &s.next, nLines)
+			l := s.lines[0]
+			tm.iterationDone(depth, l.PV[0] != res.Move, int32(l.Score), score)
+			score = int32(l.Score)
+			res.Move, res.Score, res.Depth, res.MateIn = l.PV[0], l.Score, depth, l.MateIn
+			res.PV = s.pvBuf[:copy(s.pvBuf[:], l.PV)]
+			res.Lines = s.lines[:nLines]
 		}
 		if s.stopped {
 			break
 		}
 		if s.OnIteration != nil {
 			s.OnIteration(Info{Depth: depth, SelDepth: s.selDepth, Score: res.Score, MateIn: res.MateIn,
-				Nodes: s.nodes, Elapsed: time.Since(s.start), Hashfull: s.tt.hashfull(), PV: res.PV})
+				Nodes: s.nodes, Elapsed: time.Since(s.start), Hashfull: s.tt.hashfull(), PV: res.PV, Lines: res.Lines})
 		}
 		if !limits.Infinite {
 			if root.moves.N == 1 && most > 0 {
 				break // the only move: no time to spend on it
 			}
-			if res.MateIn != 0 && depth >= 2*abs(res.MateIn)+2 {
+			if nLines == 1 && res.MateIn != 0 && depth >= 2*abs(res.MateIn)+2 {
 				break // no shorter mate and no longer defence to find
 			}
 			if tm.enough(time.Since(s.start)) {
@@ -225,14 +277,17 @@ func mateIn(v int32) int {
 // aspiration searches the root at depth in a window around the last
 // score, widening it until the score falls inside. ok reports a result
 // usable after a stop: the iteration's best move was searched fully.
-func (s *Searcher) aspiration(depth int, last int32) (score int32, best env.Move, ok bool) {
+//
+// It searches the root moves from first on: the lines before it are the
+// better ones of a multi-PV search.
+func (s *Searcher) aspiration(depth int, last int32, first int) (score int32, best env.Move, ok bool) {
 	alpha, beta := int32(-infinity), int32(infinity)
 	delta := int32(25)
 	if depth >= 4 && last > -mateBound && last < mateBound {
 		alpha, beta = max(last-delta, -infinity), min(last+delta, infinity)
 	}
 	for {
-		v, m, full := s.searchRoot(depth, alpha, beta)
+		v, m, full := s.searchRoot(depth, alpha, beta, first)
 		if s.stopped {
 			// A move searched fully that beat the window's floor is at
 			// least as good as the last iteration's.
@@ -256,25 +311,25 @@ func (s *Searcher) aspiration(depth int, last int32) (score int32, best env.Move
 
 // searchRoot searches every root move, the best of the last iteration
 // first. full reports that the returned move was searched fully.
-func (s *Searcher) searchRoot(depth int, alpha, beta int32) (best int32, bestMove env.Move, full bool) {
+func (s *Searcher) searchRoot(depth int, alpha, beta int32, first int) (best int32, bestMove env.Move, full bool) {
 	root := &s.stack[0]
 	ml := &root.moves
 	// Stable insertion sort by the last iteration's scores.
-	for i := 1; i < ml.N; i++ {
+	for i := first + 1; i < ml.N; i++ {
 		m, v := ml.Moves[i], s.rootScores[i]
 		j := i
-		for ; j > 0 && s.rootScores[j-1] < v; j-- {
+		for ; j > first && s.rootScores[j-1] < v; j-- {
 			ml.Moves[j], s.rootScores[j] = ml.Moves[j-1], s.rootScores[j-1]
 		}
 		ml.Moves[j], s.rootScores[j] = m, v
 	}
 	s.pvLen[0] = 0
 	best = -infinity
-	for i := 0; i < ml.N; i++ {
+	for i := first; i < ml.N; i++ {
 		m := ml.Moves[i]
 		s.pos.MakeMove(m)
 		var v int32
-		if i == 0 {
+		if i == first {
 			v = -s.search(depth-1, 1, -beta, -alpha, true, false)
 		} else {
 			v = -s.search(depth-1, 1, -alpha-1, -alpha, false, false)
@@ -286,7 +341,7 @@ func (s *Searcher) searchRoot(depth int, alpha, beta int32) (best int32, bestMov
 		if s.stopped {
 			return best, bestMove, bestMove != env.NoMove
 		}
-		if v > alpha || i == 0 {
+		if v > alpha || i == first {
 			s.rootScores[i] = v
 		} else {
 			s.rootScores[i] = -infinity + 1 // below the best: order by nothing else
@@ -303,6 +358,51 @@ func (s *Searcher) searchRoot(depth int, alpha, beta int32) (best int32, bestMov
 		}
 	}
 	return best, bestMove, true
+}
+
+// moveTo moves m to index k of the root list, with its score, keeping the
+// order of the others.
+func moveTo(ml *env.MoveList, scores []int32, m env.Move, k int) {
+	for i := k; i < ml.N; i++ {
+		if ml.Moves[i] == m {
+			v := scores[i]
+			copy(ml.Moves[k+1:i+1], ml.Moves[k:i])
+			copy(scores[k+1:i+1], scores[k:i])
+			ml.Moves[k], scores[k] = m, v
+			return
+		}
+	}
+}
+
+// keepLines moves the last iteration's lines that the first done lines
+// of this one do not name to the places after them, among the first n,
+// and returns how many it kept.
+func (s *Searcher) keepLines(done, n int) int {
+	kept := 0
+	for k := 0; k < n && done+kept < n; k++ {
+		l := s.lines[k]
+		dup := false
+		for j := range done {
+			dup = dup || s.next[j].PV[0] == l.PV[0]
+		}
+		if !dup {
+			s.next[done+kept] = l
+			s.nextBuf[done+kept] = s.linesBuf[k]
+			s.next[done+kept].PV = s.nextBuf[done+kept][:len(l.PV)]
+			kept++
+		}
+	}
+	return kept
+}
+
+// copyLines makes the first n lines of src the current ones, in dst's
+// buffers.
+func copyLines(dst *[MaxMultiPV]Line, buf *[MaxMultiPV][maxPly + 2]env.Move, src *[MaxMultiPV]Line, n int) {
+	for k := range n {
+		l := src[k]
+		l.PV = buf[k][:copy(buf[k][:], l.PV)]
+		dst[k] = l
+	}
 }
 
 func moveToFront(ml *env.MoveList, m env.Move) {

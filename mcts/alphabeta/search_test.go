@@ -205,3 +205,44 @@ func BenchmarkSearch(b *testing.B) {
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 }
+
+// A multi-PV search returns its lines best first, each starting with a
+// different root move, the first the principal variation; the best line
+// is the single-PV search's move when the scores are apart.
+func TestMultiPV(t *testing.T) {
+	ctx := context.Background()
+	s := newSearcher(t, Config{HashMB: 4, Depth: 6})
+	pos := env.NewPosition(env.Alice)
+	if _, err := pos.PlayUCI([]string{"e2e4", "d7d5", "f1e2"}); err != nil {
+		t.Fatal(err)
+	}
+	s.MultiPV = 4
+	var lines int
+	s.OnIteration = func(in Info) { lines = len(in.Lines) }
+	r, err := s.Search(ctx, pos, clock.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Lines) != 4 || lines != 4 {
+		t.Fatalf("%d lines (%d reported), want 4", len(r.Lines), lines)
+	}
+	seen := map[env.Move]bool{}
+	for k, l := range r.Lines {
+		if seen[l.PV[0]] {
+			t.Errorf("line %d repeats %s", k+1, pos.UCI(l.PV[0]))
+		}
+		seen[l.PV[0]] = true
+		if k > 0 && l.Score > r.Lines[k-1].Score {
+			t.Errorf("line %d scores %d above line %d's %d", k+1, l.Score, k, r.Lines[k-1].Score)
+		}
+	}
+	if r.Lines[0].PV[0] != r.Move || r.Lines[0].Score != r.Score {
+		t.Errorf("line 1 %v %d, result %v %d", r.Lines[0].PV[0], r.Lines[0].Score, r.Move, r.Score)
+	}
+	// d5e4 takes a pawn and is mated (3. Bb5#): never among the best.
+	for k, l := range r.Lines {
+		if pos.UCI(l.PV[0]) == "d5e4" {
+			t.Errorf("line %d is d5e4 (score %d)", k+1, l.Score)
+		}
+	}
+}

@@ -14,7 +14,11 @@ import (
 
 // The searches an Engine can run (Options.Search).
 const (
-	// SearchMCTS is the tree search guided by the network.
+	// SearchAuto, the default, is the tree search with a network and the
+	// alpha-beta without one (the plain search).
+	SearchAuto = "auto"
+	// SearchMCTS is the tree search, guided by the network (or, without
+	// one, counting material).
 	SearchMCTS = "mcts"
 	// SearchAlphaBeta is the classical alpha-beta (package alphabeta),
 	// with its own evaluation: the network is not asked.
@@ -22,7 +26,24 @@ const (
 )
 
 // Searches lists the values of Options.Search, the default first.
-func Searches() []string { return []string{SearchMCTS, SearchAlphaBeta} }
+func Searches() []string { return []string{SearchAuto, SearchMCTS, SearchAlphaBeta} }
+
+// runsAlphaBeta reports whether Go runs the alpha-beta: asked for, or
+// automatic with no network loaded (the engine must be Ready).
+func (e *Engine) runsAlphaBeta() bool {
+	switch e.opts.Search {
+	case SearchAlphaBeta:
+		return true
+	case SearchAuto:
+		return e.loaded && e.net.Weights == nil
+	}
+	return false
+}
+
+// nodesPerVisit turns Options.Visits, the budget of a Go without limits,
+// into alpha-beta nodes: about the ratio of their speeds on one core
+// (docs/PERFORMANCE.md), so that a budget takes about as long either way.
+const nodesPerVisit = 40
 
 // searchAlphaBeta runs the alpha-beta on the current position within lim,
 // reporting each completed iteration as a progress Info.
@@ -34,6 +55,10 @@ func (e *Engine) searchAlphaBeta(ctx context.Context, lim clock.Limits, progress
 		}
 		e.ab = ab
 	}
+	if lim.Nodes == 0 && !lim.Infinite && lim.Budget(e.pos.SideToMove()) == 0 {
+		lim.Nodes = int64(e.opts.Visits) * nodesPerVisit // Go's default budget
+	}
+	e.ab.MultiPV = e.opts.MultiPV
 	e.ab.OnIteration = nil
 	if progress.Report != nil {
 		e.ab.OnIteration = func(in alphabeta.Info) {
@@ -63,7 +88,7 @@ func (e *Engine) searchAlphaBeta(ctx context.Context, lim clock.Limits, progress
 	if progress.Report != nil {
 		el := time.Since(start)
 		progress.Report(abInfo(alphabeta.Info{Depth: r.Depth, SelDepth: r.SelDepth, Score: r.Score, MateIn: r.MateIn,
-			Nodes: r.Nodes, Elapsed: el, PV: res.PV}, true))
+			Nodes: r.Nodes, Elapsed: el, PV: res.PV, Lines: r.Lines}, true))
 	}
 	return res, nil
 }
@@ -75,10 +100,20 @@ func abInfo(in alphabeta.Info, final bool) mcts.Info {
 	if s := in.Elapsed.Seconds(); s > 0 {
 		nps = int(float64(in.Nodes) / s)
 	}
-	return mcts.Info{
+	info := mcts.Info{
 		Depth: in.Depth, SelDepth: in.SelDepth, Nodes: int(in.Nodes), NPS: nps, Elapsed: in.Elapsed,
 		Value: v, WDL: wdlOfValue(v), MateIn: in.MateIn, PV: append([]env.Move(nil), in.PV...), Final: final,
 	}
+	if len(in.Lines) > 1 {
+		// The lines searched exactly, as root moves with no visits: a
+		// front end ranks them by their value.
+		for _, l := range in.Lines {
+			lv := valueOfScore(l.Score, l.MateIn)
+			info.Children = append(info.Children, mcts.ChildStat{Move: l.PV[0], Q: lv, WDL: wdlOfValue(lv), MateIn: l.MateIn,
+				PV: append([]env.Move(nil), l.PV...)})
+		}
+	}
+	return info
 }
 
 // valueOfScore maps centipawns to the engine's W-L value, the inverse of

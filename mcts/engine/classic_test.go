@@ -70,3 +70,28 @@ func TestValueOfScoreInvertsCentipawns(t *testing.T) {
 		t.Error("mates are not ±1")
 	}
 }
+
+// With MultiPV the alpha-beta reports its exact lines as the root's
+// children, best first; a Go without limits searches Visits' worth.
+func TestAlphaBetaMultiPVAndDefaultBudget(t *testing.T) {
+	e := newEngine(t, Options{Weights: NoWeights, MultiPV: 3, Visits: 50})
+	var last mcts.Info
+	res, err := e.Go(context.Background(), clock.Limits{}, mcts.Progress{Report: func(in mcts.Info) { last = in }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Nodes == 0 || res.Nodes > 50*nodesPerVisit {
+		t.Errorf("a Go without limits searched %d nodes, want at most %d", res.Nodes, 50*nodesPerVisit)
+	}
+	if len(last.Children) != 3 || last.Children[0].Move != res.BestMove {
+		t.Fatalf("%d children, first %v, best %v", len(last.Children), last.Children, res.BestMove)
+	}
+	for k, c := range last.Children[1:] {
+		if c.Move == res.BestMove || len(c.PV) == 0 || c.PV[0] != c.Move {
+			t.Errorf("child %d: %+v", k+2, c)
+		}
+	}
+	if err := e.SetOptions(Options{MultiPV: MaxMultiPV + 1}); err == nil {
+		t.Error("MultiPV beyond the bound accepted")
+	}
+}

@@ -12,10 +12,15 @@
 // script a fake of it (cmd/alicezero/internal/enginetest). GameOf turns
 // a position's history into a PGN game.
 //
-// An Engine holds the network (or, without one, a plain search that counts
-// material), the searcher and its tree, and the game being played: a
-// position with its history, so that repetitions count and the tree is
-// reused from move to move.
+// An Engine holds the network, the searcher and its tree, and the game
+// being played: a position with its history, so that repetitions count
+// and the tree is reused from move to move. Options.Search picks what Go
+// runs: by default (SearchAuto) the tree search guided by the network,
+// and without a network (the plain search: Weights "none", a variant the
+// network was not trained for) the classical alpha-beta of package
+// alphabeta, whose table is Hash MB, whose MultiPV lines are exact and
+// whose time on a clock stretches while the best move changes
+// (classic.go); SearchMCTS and SearchAlphaBeta force either.
 //
 //	e, err := engine.New(engine.Options{Weights: "checkpoints/run1"})
 //	defer e.Close()

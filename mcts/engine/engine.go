@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,6 +26,8 @@ const (
 	DefaultVisits = 800
 	// MaxVisits bounds Options.Visits.
 	MaxVisits = 1 << 30
+	// MaxMultiPV bounds Options.MultiPV.
+	MaxMultiPV = alphabeta.MaxMultiPV
 	// DefaultHashMB is the default size of the evaluation cache.
 	DefaultHashMB = 64
 	// MaxHashMB bounds the evaluation cache.
@@ -85,9 +88,13 @@ type Options struct {
 	// Seed fixes the search's random choices (tie-breaks; play uses no
 	// noise).
 	Seed uint64
-	// Search is the search Go runs: SearchMCTS (""), the tree search
-	// guided by the network, or SearchAlphaBeta, the classical alpha-beta
-	// with HashMB for its transposition table.
+	// MultiPV is how many best root moves the alpha-beta searches exactly,
+	// each reported with its line as a progress Info's Children (the tree
+	// reports every root move whatever it is); 0 means 1.
+	MultiPV int
+	// Search is the search Go runs: SearchAuto (""), SearchMCTS, the tree
+	// search guided by the network, or SearchAlphaBeta, the classical
+	// alpha-beta with HashMB for its transposition table.
 	Search string
 	// Tactics turns on the tactical guard of timed searches: an exact
 	// alpha-beta beside the tree for short forced mates (tactics.go). It
@@ -108,7 +115,7 @@ func (o Options) withDefaults() Options {
 		o.HashMB = DefaultHashMB
 	}
 	if o.Search == "" {
-		o.Search = SearchMCTS
+		o.Search = SearchAuto
 	}
 	if o.Visits == 0 {
 		o.Visits = DefaultVisits
@@ -138,8 +145,10 @@ func (o Options) validate() error {
 		return fmt.Errorf("engine: evaluation workers must lie in 1..256, got %d", o.EvalWorkers)
 	case o.MoveOverhead < 0:
 		return fmt.Errorf("engine: move overhead must not be negative, got %v", o.MoveOverhead)
-	case o.Search != SearchMCTS && o.Search != SearchAlphaBeta:
-		return fmt.Errorf("engine: search %q is neither %s nor %s", o.Search, SearchMCTS, SearchAlphaBeta)
+	case o.MultiPV < 0 || o.MultiPV > MaxMultiPV:
+		return fmt.Errorf("engine: MultiPV must lie in 1..%d, got %d", MaxMultiPV, o.MultiPV)
+	case !slices.Contains(Searches(), o.Search):
+		return fmt.Errorf("engine: search %q is not one of %s", o.Search, strings.Join(Searches(), ", "))
 	}
 	return nil
 }
@@ -297,6 +306,9 @@ func (e *Engine) dropSearcher() {
 // plain search. When a change of weights awaits Ready it says so.
 func (e *Engine) Network() string {
 	if e.loaded {
+		if e.net.Weights == nil && !e.runsAlphaBeta() {
+			return strings.Replace(e.net.Description, plainAlphaBeta, plainTree, 1)
+		}
 		return e.net.Description
 	}
 	if e.opts.Network != nil {
@@ -482,8 +494,12 @@ func (e *Engine) Go(ctx context.Context, lim clock.Limits, progress mcts.Progres
 	if lim.Overhead == 0 {
 		lim.Overhead = e.opts.MoveOverhead
 	}
+	var readyErr error
+	if e.opts.Search != SearchAlphaBeta {
+		readyErr = e.Ready() // the alpha-beta alone needs no network
+	}
 	budget := lim.Budget(e.pos.SideToMove())
-	if e.opts.Search == SearchAlphaBeta {
+	if e.runsAlphaBeta() {
 		// The alpha-beta's time manager may run past the budget when the
 		// position asks for it, to the window's end.
 		_, budget = lim.Window(e.pos.SideToMove())
@@ -496,7 +512,7 @@ func (e *Engine) Go(ctx context.Context, lim clock.Limits, progress mcts.Progres
 		ctx, cancel = context.WithDeadline(ctx, start.Add(budget))
 		defer cancel()
 	}
-	if r := panics.Try(func() { res, err = e.search(ctx, lim, progress) }); r != nil {
+	if r := panics.Try(func() { res, err = e.search(ctx, lim, progress, readyErr) }); r != nil {
 		e.tree, e.drawn = nil, nil // they may be half updated
 		return fallback(fmt.Errorf("engine: internal error: %v", r.Value))
 	}
@@ -509,14 +525,14 @@ func (e *Engine) Go(ctx context.Context, lim clock.Limits, progress mcts.Progres
 	return fallback(err)
 }
 
-// search runs Go's search. A Result with a BestMove is valid; err then
-// reports at most a network that failed to load (and the plain search
-// took over).
-func (e *Engine) search(ctx context.Context, lim clock.Limits, progress mcts.Progress) (mcts.Result, error) {
-	if e.opts.Search == SearchAlphaBeta && e.pos.Status() != env.DeadPosition {
-		return e.searchAlphaBeta(ctx, lim, progress)
+// search runs Go's search, once Ready has run (readyErr is what it
+// returned). A Result with a BestMove is valid; err then reports at most
+// a network that failed to load (and the plain search took over).
+func (e *Engine) search(ctx context.Context, lim clock.Limits, progress mcts.Progress, readyErr error) (mcts.Result, error) {
+	if e.runsAlphaBeta() && e.pos.Status() != env.DeadPosition {
+		res, err := e.searchAlphaBeta(ctx, lim, progress)
+		return res, errors.Join(readyErr, err)
 	}
-	readyErr := e.Ready()
 	if e.searcher == nil {
 		return mcts.Result{}, readyErr
 	}

@@ -41,9 +41,17 @@ type Network struct {
 	Description string
 }
 
-// plainSearch is the evaluator-less network: the search counts material.
+// The plain search's descriptions: what plays without a network, by the
+// search that runs (Options.Search).
+const (
+	plainAlphaBeta = "no network: plain search, the classical alpha-beta"
+	plainTree      = "no network: plain tree search with a material evaluation"
+)
+
+// plainSearch is the evaluator-less network: the alpha-beta with its own
+// evaluation plays (or, with Search mcts, the tree counting material).
 func plainSearch() *Network {
-	return &Network{Description: "no network: plain search with a material evaluation"}
+	return &Network{Description: plainAlphaBeta}
 }
 
 // LoadNetwork reads weights as a user names them: "" for the default

@@ -63,7 +63,7 @@ func TestLoadNetwork(t *testing.T) {
 	}{
 		{"", env.Alice, "built-in network", false},
 		{"<empty>", env.Alice, "built-in network", false},
-		{"", env.AliceEP, "plain search with a material evaluation (the built-in network plays alice only)", false},
+		{"", env.AliceEP, "plain search, the classical alpha-beta (the built-in network plays alice only)", false},
 		{NoWeights, env.Alice, "plain search", false},
 		{run, env.Alice, "iter-000003.azck (tiny, step 7)", false},
 		{runs.CheckpointPath(run, 3), env.Alice, "iter-000003.azck", false},
@@ -76,8 +76,8 @@ func TestLoadNetwork(t *testing.T) {
 		{mini, env.Alice, "trained for alice-mini, not alice", true},
 		{run, env.AliceMini, "trained for alice, not alice-mini", true},
 		{mini, env.AliceBlackB, "trained for alice-mini, not alice-black-b", true},
-		{"", env.AliceMini, "plain search with a material evaluation (the built-in network plays alice only)", false},
-		{"", env.AliceBlackB, "plain search with a material evaluation (the built-in network plays alice only)", false},
+		{"", env.AliceMini, "plain search, the classical alpha-beta (the built-in network plays alice only)", false},
+		{"", env.AliceBlackB, "plain search, the classical alpha-beta (the built-in network plays alice only)", false},
 		{filepath.Join(run, "nosuch"), env.Alice, "does not exist", true},
 		{garbage, env.Alice, "not an AliceZero checkpoint", true},
 	} {

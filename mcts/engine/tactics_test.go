@@ -22,7 +22,7 @@ var mateInTwo = []string{
 func TestGuardFindsForcedMates(t *testing.T) {
 	for _, fen := range mateInTwo {
 		for _, tactics := range []bool{true, false} {
-			e := newEngine(t, Options{Weights: NoWeights, Tactics: tactics})
+			e := newEngine(t, Options{Weights: NoWeights, Search: SearchMCTS, Tactics: tactics})
 			if err := e.SetPosition(fen, nil); err != nil {
 				t.Fatal(err)
 			}

@@ -95,10 +95,10 @@ func options() []option {
 			}},
 		{"MultiPV",
 			func(_ engine.Options, s *session) string { return spin(s.multiPV, 1, maxMultiPV) },
-			func(s *session, _ *engine.Options, v string) error {
+			func(s *session, o *engine.Options, v string) error {
 				n, err := spinValue(v, 1, maxMultiPV)
 				if err == nil {
-					s.multiPV = n
+					s.multiPV, o.MultiPV = n, n
 				}
 				return err
 			}},

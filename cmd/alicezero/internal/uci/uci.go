@@ -58,7 +58,7 @@ import (
 
 // Option bounds.
 const (
-	maxMultiPV  = 256
+	maxMultiPV  = engine.MaxMultiPV
 	maxOverhead = 5000 // ms
 	// infoInterval is the time between two info reports of a search.
 	infoInterval = 500 * time.Millisecond
