@@ -13,6 +13,7 @@ import (
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/mcts"
+	"github.com/alicezero/alicezero/mcts/alphabeta"
 	"github.com/alicezero/alicezero/mcts/engine"
 	"github.com/alicezero/alicezero/mcts/reference"
 	"github.com/alicezero/alicezero/model"
@@ -42,8 +43,11 @@ func benchFigures() []figure {
 		{"mcts_overhead_pct", "%", pf.search(1)},
 		{"engine_visits_per_s", "visits/s", measureEngine(1, 1)},
 		{"engine_visits_per_s_2threads", "visits/s", measureEngine(2, 2)},
-		{"tactics_solved_pct", "%", measureTactics(false)},
-		{"tactics_solved_pct_guard", "%", measureTactics(true)},
+		{"alphabeta_nodes_per_s", "nodes/s", measureAlphaBeta},
+		{"tactics_solved_pct", "%", measureTactics(engine.Options{})},
+		{"tactics_solved_pct_guard", "%", measureTactics(engine.Options{Tactics: true})},
+		{"tactics_solved_pct_alphabeta", "%", measureTactics(engine.Options{Search: engine.SearchAlphaBeta})},
+		{"tactics_solved_pct_hybrid", "%", measureTactics(engine.Options{Search: engine.SearchHybrid})},
 	}
 }
 
@@ -119,6 +123,22 @@ func measurePerft(ctx context.Context) (float64, error) {
 	start := time.Now()
 	n := pos.Perft(6)
 	return float64(n) / time.Since(start).Seconds(), ctx.Err()
+}
+
+// measureAlphaBeta is the classical alpha-beta's speed from the start
+// position: two million nodes, the quiescence search's included, with
+// its default table.
+func measureAlphaBeta(ctx context.Context) (float64, error) {
+	s, err := alphabeta.New(alphabeta.Config{})
+	if err != nil {
+		return 0, err
+	}
+	start := time.Now()
+	r, err := s.Search(ctx, env.NewPosition(env.Alice), clock.Limits{Nodes: 2_000_000})
+	if err != nil {
+		return 0, err
+	}
+	return float64(r.Nodes) / time.Since(start).Seconds(), ctx.Err()
 }
 
 // measureEncode encodes a middle-game position repeatedly for half a second.
@@ -286,11 +306,11 @@ func engineVisits(ctx context.Context, threads, cores int) (float64, error) {
 const tacticsMoveTime = 100 * time.Millisecond
 
 // measureTactics is the share of the tactics suite (reference.Suite) the
-// built-in network solves at tacticsMoveTime a position, on one thread and
-// one core, with or without the tactical guard (tactics=on). A solution is
+// engine with the built-in network and o's search solves at
+// tacticsMoveTime a position, on one thread and one core. A solution is
 // checked by the mate finder, not compared with the suite's move: any mate
 // as short, or any move that escapes the mate, counts.
-func measureTactics(guard bool) func(context.Context) (float64, error) {
+func measureTactics(o engine.Options) func(context.Context) (float64, error) {
 	return func(ctx context.Context) (float64, error) {
 		suite, err := reference.Suite()
 		if err != nil {
@@ -299,7 +319,8 @@ func measureTactics(guard bool) func(context.Context) (float64, error) {
 		if len(suite) == 0 {
 			return 0, errors.New("the tactics suite is empty")
 		}
-		e, err := engine.New(engine.Options{EvalWorkers: 1, Tactics: guard})
+		o.EvalWorkers = 1
+		e, err := engine.New(o)
 		if err != nil {
 			return 0, err
 		}
