@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -244,6 +245,74 @@ func TestConfigFileIsNamedByItsFile(t *testing.T) {
 		}
 		if cfg.Name != want {
 			t.Errorf("%s: named %q, want %q", path, cfg.Name, want)
+		}
+	}
+}
+
+// TestTwoProcessesOnOneRun: while a train process holds a run, a second
+// train --resume and a learn on the same run are refused, naming the
+// holder, and the run's metrics stay one line per iteration in order; once
+// the holder is killed (its lock file left behind), a resume takes the
+// run over and releases it when done.
+func TestTwoProcessesOnOneRun(t *testing.T) {
+	dir := t.TempDir()
+	runDir := filepath.Join(dir, "dup")
+	first := startCLI(t, "first", "train", "--config", "tiny", "--runs-dir", dir, "--run", "dup", "--iterations", "1000", "--quiet")
+	waitUntil(t, 2*time.Minute, "two iterations of the first process", func() bool { return len(metricsIterations(t, runDir)) >= 2 }, first)
+	holder := fmt.Sprintf("in use by process %d (train)", first.cmd.Process.Pid)
+	for _, args := range [][]string{
+		{"train", "--runs-dir", dir, "--resume", "dup", "--iterations", "3", "--quiet"},
+		{"learn", "--runs-dir", dir, "--resume", "dup", "--data", filepath.Join(dir, "shards"), "--once", "--quiet"},
+	} {
+		_, errOut, code := runCLI(t, "", args...)
+		if code != 1 || !strings.Contains(errOut, holder) {
+			t.Errorf("%s on a held run: exit %d, stderr %q, want it refused saying %q", args[0], code, errOut, holder)
+		}
+	}
+	first.kill()
+	its := metricsIterations(t, runDir)
+	checkConsecutive(t, its)
+	if _, err := os.Stat(filepath.Join(runDir, runs.LockFile)); err != nil {
+		t.Fatalf("a killed process leaves its lock file: %v", err)
+	}
+	last := newestCheckpoint(runDir)
+	out, errOut, code := runCLI(t, "", "train", "--runs-dir", dir, "--resume", "dup", "--iterations", fmt.Sprint(last+1), "--quiet")
+	if code != 0 || !strings.Contains(out, fmt.Sprintf("from process %d (train)", first.cmd.Process.Pid)) {
+		t.Fatalf("resume after the holder was killed: exit %d\n%s\n%s", code, out, errOut)
+	}
+	checkConsecutive(t, metricsIterations(t, runDir))
+	if _, err := os.Stat(filepath.Join(runDir, runs.LockFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("lock file after the run ended: %v", err)
+	}
+}
+
+// metricsIterations lists the iteration of each line of a run's metrics.
+func metricsIterations(t *testing.T, runDir string) []int {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(runDir, runs.MetricsFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var its []int
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var m runs.Metrics
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			continue // a line being written
+		}
+		its = append(its, m.Iteration)
+	}
+	return its
+}
+
+// checkConsecutive fails unless its is 1, 2, 3, ...
+func checkConsecutive(t *testing.T, its []int) {
+	t.Helper()
+	for i, it := range its {
+		if it != i+1 {
+			t.Fatalf("metrics iterations %v: want 1, 2, 3, ... once each", its)
 		}
 	}
 }
