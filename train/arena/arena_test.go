@@ -283,6 +283,14 @@ func TestUCIEnginePlays(t *testing.T) {
 	if n := terminations(res); n[TermIllegal]+n[TermFailure] != 0 {
 		t.Errorf("terminations %v, log:\n%s", n, log.String())
 	}
+	// An engine's error lines during the games go to the log, named; a
+	// set-up without errors starts (badnet with no Weights set).
+	log.Reset()
+	spec := fakeSpec(t, "moaning")
+	run(t, Config{Players: []string{spec, fakeSpec(t, "badnet")}, Games: 2, PlyCap: 4, Concurrency: 1, Log: &log})
+	if !strings.Contains(log.String(), spec+": info string error the hash is too small\n") {
+		t.Errorf("the engine's error lines are not in the log:\n%s", log.String())
+	}
 }
 
 func TestUCIEngineFailuresLoseGamesOnly(t *testing.T) {
@@ -334,6 +342,12 @@ func TestUCIEngineStartErrors(t *testing.T) {
 		{fakeSpec(t, "silent"), 300 * time.Millisecond, "did not answer uciok within 300ms"},
 		{fakeSpec(t, "nocombo"), time.Minute, `does not play variant "alice"`},
 		{fakeSpec(t, "options") + ",Threads=2", time.Minute, `has no option "Threads"`},
+		// An engine that reports an error while it sets up plays as
+		// something else than its spec says: the match does not start.
+		{fakeSpec(t, "badnet") + ",Weights=/x.azck", time.Minute, `failed its set-up: weights: /x.azck does not exist`},
+		// The arena sets UCI_Variant itself: another variant in the spec
+		// is refused, not sent after the arena's.
+		{fakeSpec(t, "options") + ",UCI_Variant=alice-3", time.Minute, "option UCI_Variant=alice-3, but the match plays alice"},
 		{"uci:", time.Minute, "needs an engine command"},
 	}
 	for _, tt := range tests {
