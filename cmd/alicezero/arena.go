@@ -91,6 +91,17 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if *overhead < 0 {
 		return usageError(fs, "--overhead must not be negative, got %v", *overhead)
 	}
+	if err := checkArenaNumbers(*games, *concurrency, *plies, *nodes); err != nil {
+		return err
+	}
+	for _, d := range []struct {
+		flag string
+		v    time.Duration
+	}{{"--movetime", *movetime}, {"--timemargin", *margin}, {"--movetimeout", *moveTimeout}, {"--starttimeout", *startTimeout}} {
+		if d.v < 0 {
+			return fmt.Errorf("%s %v: must not be negative", d.flag, d.v)
+		}
+	}
 
 	cfg := arena.Config{
 		Players:      players,
@@ -137,7 +148,7 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if *sprtFlag != "" {
 		s, err := arena.ParseSPRT(*sprtFlag)
 		if err != nil {
-			return err
+			return fmt.Errorf("--sprt %s: %w", *sprtFlag, err)
 		}
 		cfg.SPRT = &s
 	}
@@ -203,6 +214,27 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	if forfeits := countForfeits(res, *margin); forfeits != "" {
 		fmt.Fprintf(stderr, "note: %s (details above)\n", forfeits)
+	}
+	return nil
+}
+
+// checkArenaNumbers refuses the arena's whole-number flags out of range,
+// naming the flag and the value.
+func checkArenaNumbers(games, concurrency, plies int, nodes int64) error {
+	for _, c := range []struct {
+		flag string
+		v    int64
+		min  int64
+		want string
+	}{
+		{"--games", int64(games), 1, "at least 1 game per pairing"},
+		{"--concurrency", int64(concurrency), 1, "at least 1 game at once"},
+		{"--plies", int64(plies), 0, "a ply cap ≥ 0 (0: none)"},
+		{"--nodes", nodes, 0, "a number of nodes ≥ 0 (0: none)"},
+	} {
+		if c.v < c.min {
+			return fmt.Errorf("%s %d: want %s", c.flag, c.v, c.want)
+		}
 	}
 	return nil
 }

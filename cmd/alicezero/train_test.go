@@ -37,6 +37,49 @@ func TestTrainCommandTinyAndResume(t *testing.T) {
 	}
 }
 
+// Values the flags would take silently are refused, naming the flag and
+// the value; --resume keeps the run's own seed, as learn does.
+func TestTrainCommandRejectsBadValues(t *testing.T) {
+	dir := t.TempDir()
+	if _, errOut, code := runCLI(t, "", "train", "--config", "tiny", "--runs-dir", dir, "--run", "r", "--iterations", "1", "--quiet"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	cfgBefore, _ := os.ReadFile(filepath.Join(dir, "r", runs.ConfigFile))
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, nil, 0o644)
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--iterations", "-5"}, 1, "--iterations -5: want the total the run aims for, at least 1"},
+		{[]string{"--iterations", "0"}, 1, "--iterations 0: want the total the run aims for, at least 1"},
+		{[]string{"--seed", "-3"}, 1, "--seed -3: want a seed ≥ 0"},
+		{[]string{"--resume", "r", "--seed", "5"}, 2, "--seed cannot change it"},
+		{[]string{"--runs-dir", file}, 1, "alicezero train: the runs folder " + file + " is not a directory\n"},
+	} {
+		args := append([]string{"train", "--config", "tiny", "--runs-dir", dir, "--quiet"}, tc.args...)
+		if tc.args[0] == "--resume" {
+			args = append([]string{"train", "--runs-dir", dir, "--quiet"}, tc.args...)
+		}
+		_, errOut, code := runCLI(t, "", args...)
+		if code != tc.code || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q, want exit %d and %q", tc.args, code, errOut, tc.code, tc.want)
+		}
+	}
+	for _, args := range [][]string{
+		{"learn", "--data", filepath.Join(dir, "shards"), "--runs-dir", dir, "--seed", "-2"},
+		{"selfplay", "--out", filepath.Join(dir, "shards"), "--seed", "-2"},
+	} {
+		if _, errOut, code := runCLI(t, "", args...); code != 1 || !strings.Contains(errOut, "--seed -2: want a seed ≥ 0") {
+			t.Errorf("%s --seed -2: exit %d, stderr %q", args[0], code, errOut)
+		}
+	}
+	if cfgAfter, _ := os.ReadFile(filepath.Join(dir, "r", runs.ConfigFile)); !bytes.Equal(cfgBefore, cfgAfter) {
+		t.Errorf("a refused command changed the run's config.yaml:\n%s\nto\n%s", cfgBefore, cfgAfter)
+	}
+}
+
 func TestTrainCommandRejectsBadConfig(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.yaml")

@@ -98,7 +98,7 @@ func newRunner(cfg Config) (*runner, error) {
 			return nil, fmt.Errorf("an SPRT tests two players, got %d", len(cfg.Players))
 		}
 		if err := cfg.SPRT.Validate(); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("sprt: %w", err)
 		}
 	}
 	if cfg.Log != nil {
