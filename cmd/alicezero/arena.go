@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/env"
-	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/internal/player"
 	"github.com/alicezero/alicezero/mcts/engine"
 	"github.com/alicezero/alicezero/train/arena"
@@ -124,7 +123,7 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return err
 	}
 	if *tc != "" {
-		c, err := clock.Seconds.Parse(*tc)
+		c, err := arena.ParseClock(*tc)
 		if err != nil {
 			return fmt.Errorf("--tc: %w", err)
 		}
@@ -263,9 +262,9 @@ func countForfeits(res *arena.Result, margin time.Duration) string {
 		}
 		part := fmt.Sprintf("%d lost by %s", n[t], t)
 		if t == arena.TermTime {
-			over := most.Round(time.Millisecond).String()
-			if least.Round(time.Millisecond) != most.Round(time.Millisecond) {
-				over = least.Round(time.Millisecond).String() + " to " + over
+			over := arena.Precise(most).String()
+			if arena.Precise(least) != arena.Precise(most) {
+				over = arena.Precise(least).String() + " to " + over
 			}
 			part += fmt.Sprintf(" (%s over the time allowed, --timemargin %v included)", over, margin)
 		}

@@ -96,7 +96,9 @@ func TestArenaCommandBadInput(t *testing.T) {
 		{"missing openings", []string{"--openings", filepath.Join(dir, "none.epd"), "random", "ab"}, 1, "no such file"},
 		{"engine without uciok", []string{"--starttimeout", "300ms", "random", "uci:/bin/cat"}, 1, "did not answer uciok within 300ms"},
 		{"missing engine", []string{"random", "uci:/no/such/engine"}, 1, "cannot start"},
-		{"bad tc", []string{"--tc", "fast", "random", "ab"}, 1, "time control"},
+		{"bad tc", []string{"--tc", "fast", "random", "ab"}, 1, `--tc: time control "fast"`},
+		{"moves per period", []string{"--tc", "40/60", "random", "ab"}, 1, `--tc: time control "40/60": a match's clock is for the whole game, not 40 moves per period`},
+		{"increment without base", []string{"--tc", "0+1", "random", "ab"}, 1, `--tc: time control "0+1": an increment needs a base time`},
 		{"bad sprt", []string{"--sprt", "10,0,0.05,0.05", "random", "ab"}, 1, "--sprt 10,0,0.05,0.05: elo1 (0) must be greater than elo0 (10)"},
 		{"infinite sprt bound", []string{"--sprt", "-inf,10,0.05,0.05", "random", "ab"}, 1, `--sprt -inf,10,0.05,0.05: "-inf" is not a finite number`},
 		{"negative time margin", []string{"--timemargin", "-1s", "random", "ab"}, 1, "--timemargin -1s: must not be negative"},
@@ -173,6 +175,8 @@ func TestCountForfeitsSaysHowFarOver(t *testing.T) {
 		{games(), "1 lost by illegal move"},
 		{games(250 * time.Millisecond), "1 lost by time forfeit (250ms over the time allowed, --timemargin 200ms included), 1 lost by illegal move"},
 		{games(900*time.Millisecond, 201*time.Millisecond, 300*time.Millisecond), "3 lost by time forfeit (201ms to 900ms over the time allowed, --timemargin 200ms included)"},
+		// Under a millisecond over is not "0s over".
+		{games(400 * time.Microsecond), "1 lost by time forfeit (400µs over the time allowed, --timemargin 200ms included)"},
 	}
 	for _, tt := range tests {
 		if got := countForfeits(tt.res, 200*time.Millisecond); !strings.HasPrefix(got, tt.want) {
