@@ -331,3 +331,31 @@ func TestOneProcessARun(t *testing.T) {
 		t.Errorf("runs folder that is a file: %v", err)
 	}
 }
+
+// A run whose config.yaml was edited to another variant is refused on
+// resume, naming both variants: not an "architecture mismatch" between
+// two alike descriptions (alice-3 has other planes), nor training an
+// alice network on alice-ep's rules (the same encoding).
+func TestResumeRefusesAnEditedVariant(t *testing.T) {
+	dir := t.TempDir()
+	runTiny(t, dir, "v", 1, false)
+	path := filepath.Join(dir, "v", runs.ConfigFile)
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{"alice-3", "alice-ep"} {
+		edited := strings.Replace(string(orig), "\nvariant: alice\n", "\nvariant: "+v+"\n", 1)
+		if edited == string(orig) {
+			t.Fatalf("no variant line in %s:\n%s", path, orig)
+		}
+		os.WriteFile(path, []byte(edited), 0o644)
+		err := Run(context.Background(), Options{RunsDir: dir, Name: "v", Resume: true, Iterations: 2, Out: &bytes.Buffer{}})
+		if err == nil || !strings.Contains(err.Error(), "says variant "+v+", but the run's network was trained for alice") {
+			t.Errorf("resume with variant %s: %v", v, err)
+		}
+		if its, _ := runs.Checkpoints(filepath.Join(dir, "v")); len(its) == 0 || its[0] != 1 {
+			t.Errorf("checkpoints after a refused resume: %v", its)
+		}
+	}
+}

@@ -218,6 +218,13 @@ func (r *runner) resume() error {
 	if err != nil {
 		return err
 	}
+	// A network plays the variant it was trained for: an edited variant
+	// would either not fit the checkpoint (another encoding) or, worse,
+	// fit it and go on training it for other rules.
+	if trained := ckpt.Meta["variant"]; trained != "" && trained != r.cfg.Variant {
+		return fmt.Errorf("resume %s: %s says variant %s, but the run's network was trained for %s: set variant: %s again there, or start a new run for %s",
+			r.opts.Name, filepath.Join(r.dir, runs.ConfigFile), r.cfg.Variant, trained, trained, r.cfg.Variant)
+	}
 	if err := r.setUp(ckpt); err != nil {
 		return err
 	}
