@@ -52,8 +52,8 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	nodes := fs.Int64("nodes", 0, "nodes (network visits, engine nodes) per move")
 	tc := fs.String("tc", "", "per-game clock BASE+INC, e.g. 10s+0.1s, 3m+2s or 180+2 (bare numbers: seconds, as PGN); running out loses")
 	plies := fs.Int("plies", 400, "ply cap: a game still going after it is an adjudicated draw (0: none)")
-	pgnPath := fs.String("pgn", "", "write all games to this PGN file")
-	jsonPath := fs.String("json", "", "write the ratings and pairings to this JSON file")
+	pgnPath := fs.String("pgn", "", "append the games to this PGN file as they finish (created if missing; the games it holds are kept, as cutechess's -pgnout does)")
+	jsonPath := fs.String("json", "", "write the ratings, the pairings and the SPRT's verdict to this JSON file (replacing it)")
 	drawFlag := fs.String("draw", "", "movenumber=N,movecount=N,score=CP: adjudicate a draw once both players' scores stay within ±CP for N moves each, from move movenumber on (off by default)")
 	resignFlag := fs.String("resign", "", "movecount=N,score=CP[,twosided=true]: adjudicate a loss for a player whose score stays at -CP or below for N moves (off by default)")
 	sprtFlag := fs.String("sprt", "", "elo0,elo1,alpha,beta: stop a two-player match once the SPRT decides")
@@ -163,8 +163,8 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	// Create the output files first: a bad path fails before the games.
 	var pgnFile, jsonFile *os.File
 	if *pgnPath != "" {
-		if pgnFile, err = os.Create(*pgnPath); err != nil {
-			return err
+		if pgnFile, err = appendPGN(*pgnPath); err != nil {
+			return fmt.Errorf("--pgn: %w", err)
 		}
 		defer pgnFile.Close()
 	}
@@ -215,6 +215,35 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		fmt.Fprintf(stderr, "note: %s (details above)\n", forfeits)
 	}
 	return nil
+}
+
+// appendPGN opens path to add games after those it holds (created if
+// missing); a file that does not end with a blank line gets one first, so
+// that the games stay apart.
+func appendPGN(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err == nil && st.Size() > 0 {
+		tail := make([]byte, min(st.Size(), 2))
+		if _, err = f.ReadAt(tail, st.Size()-int64(len(tail))); err == nil {
+			pad := "\n\n"
+			switch {
+			case string(tail) == "\n\n":
+				pad = ""
+			case tail[len(tail)-1] == '\n':
+				pad = "\n"
+			}
+			_, err = f.WriteString(pad)
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // checkArenaNumbers refuses the arena's whole-number flags out of range,

@@ -114,6 +114,7 @@ func TestArenaCommandBadInput(t *testing.T) {
 		{"bad resign rule", []string{"--resign", "movecount=3,score=-5", "random", "ab"}, 1, "resign adjudication"},
 		{"negative overhead", []string{"--overhead", "-1ms", "random", "ab"}, 2, "--overhead must not be negative"},
 		{"bad variant", []string{"--variant", "crazy", "random", "ab"}, 1, "unknown variant"},
+		{"node limit ab ignores", []string{"random", "ab:nodes=500"}, 1, `player "ab:nodes=500": nodes=500 would be ignored: ab searches to its depth`},
 		{"bad pgn path", []string{"--pgn", filepath.Join(dir, "no", "dir.pgn"), "random", "ab"}, 1, "no such file"},
 	}
 	for _, tc := range tests {
@@ -182,5 +183,50 @@ func TestCountForfeitsSaysHowFarOver(t *testing.T) {
 		if got := countForfeits(tt.res, 200*time.Millisecond); !strings.HasPrefix(got, tt.want) {
 			t.Errorf("got %q, want %q", got, tt.want)
 		}
+	}
+}
+
+// As cutechess's -pgnout, --pgn appends to a file that exists (the help
+// says so), keeping the games apart; --json carries the SPRT's verdict.
+func TestArenaCommandAppendsPGNAndWritesTheSPRT(t *testing.T) {
+	dir := t.TempDir()
+	pgnPath, jsonPath := filepath.Join(dir, "games.pgn"), filepath.Join(dir, "result.json")
+	// An earlier game whose file does not end with a blank line.
+	earlier := "[Event \"earlier\"]\n[Variant \"Alice\"]\n[Result \"*\"]\n\n1. e4 *"
+	if err := os.WriteFile(pgnPath, []byte(earlier), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		out, errOut, code := runCLI(t, "", "arena", "--games", "2", "--plies", "20", "--progress=false", "--pgn", pgnPath,
+			"--sprt", "0,200,0.05,0.05", "--json", jsonPath, "ab:depth=1", "random")
+		if code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+		}
+	}
+	data, err := os.ReadFile(pgnPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	games, err := env.ReadPGN(strings.NewReader(string(data)), env.Alice)
+	if err != nil || len(games) != 5 || games[0].Tag("Event") != "earlier" {
+		t.Fatalf("PGN after two matches of 2 games appended to 1: %d games, %v\n%s", len(games), err, data)
+	}
+	var doc struct {
+		SPRT *struct {
+			Elo1     float64  `json:"elo1"`
+			LLR      *float64 `json:"llr"`
+			Lower    float64  `json:"lower"`
+			Upper    float64  `json:"upper"`
+			Decision string   `json:"decision"`
+		} `json:"sprt"`
+	}
+	raw, _ := os.ReadFile(jsonPath)
+	if err := json.Unmarshal(raw, &doc); err != nil || doc.SPRT == nil || doc.SPRT.Elo1 != 200 || doc.SPRT.LLR == nil ||
+		doc.SPRT.Lower != -2.944 || doc.SPRT.Upper != 2.944 || doc.SPRT.Decision == "" {
+		t.Errorf("JSON without the SPRT's verdict (%v):\n%s", err, raw)
+	}
+	_, help, _ := runCLI(t, "", "arena", "-h")
+	if !strings.Contains(help, "append the games to this PGN file") {
+		t.Errorf("arena -h does not say that --pgn appends:\n%s", help)
 	}
 }

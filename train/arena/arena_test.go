@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"reflect"
 	"sort"
@@ -189,6 +190,7 @@ func TestJSONHasExactlyTheDocumentedKeys(t *testing.T) {
 		sort.Strings(ks)
 		return strings.Join(ks, ",")
 	}
+	// Without an SPRT there is no "sprt" key.
 	if len(doc) != 2 || len(doc["players"]) != 3 || len(doc["pairings"]) != 3 {
 		t.Fatalf("document shape: %s", buf.String())
 	}
@@ -233,6 +235,26 @@ func TestSPRTStopsTheMatch(t *testing.T) {
 		t.Errorf("SPRT decided but %d of %d games were played", len(res.Games), res.Planned)
 	}
 	t.Logf("%s after %d games, LLR %.2f", res.SPRT.Decision, len(res.Games), res.SPRT.LLR)
+
+	// The verdict is in the JSON, as cutechess reports it: the test, the
+	// LLR against its bounds, and the decision.
+	var buf bytes.Buffer
+	if err := res.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		SPRT map[string]any `json:"sprt"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := sprt.Bounds()
+	round := func(v float64) float64 { return math.Round(v*1000) / 1000 }
+	want := map[string]any{"elo0": 0.0, "elo1": 200.0, "alpha": 0.05, "beta": 0.05,
+		"llr": round(res.SPRT.LLR), "lower": round(lo), "upper": round(hi), "decision": map[SPRTDecision]string{SPRTAcceptH0: "H0", SPRTAcceptH1: "H1"}[res.SPRT.Decision]}
+	if !reflect.DeepEqual(doc.SPRT, want) {
+		t.Errorf("JSON sprt = %v, want %v", doc.SPRT, want)
+	}
 }
 
 func TestBadConfigFailsBeforeAnyGame(t *testing.T) {

@@ -172,6 +172,10 @@ func TestPerPlayerLimitErrors(t *testing.T) {
 		{"ab:tc=10s+x", `option tc: time control "10s+x": increment "x" is neither a number nor a duration`},
 		{"ab:tc=40/60", `option tc: time control "40/60": a match's clock is for the whole game, not 40 moves per period`},
 		{"random:TC=0+1", `option TC: time control "0+1": an increment needs a base time`},
+		// A node limit of its own for a player that ignores one is
+		// refused, not accepted and ignored.
+		{"ab:nodes=500", `player "ab:nodes=500": nodes=500 would be ignored: ab searches to its depth (depth=2), whatever the node count: set depth=N instead`},
+		{"random:nodes=5", `player "random:nodes=5": nodes=5 would be ignored: random plays without searching`},
 	}
 	for _, tt := range tests {
 		_, err := Run(context.Background(), Config{Players: []string{"random", tt.spec}, Games: 2})
