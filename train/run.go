@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -71,6 +72,8 @@ type runner struct {
 	// learner is set for a run trained by Learn: it has no last
 	// iteration, so none is announced.
 	learner bool
+	// lock holds the run folder from its opening to close.
+	lock *runs.Lock
 }
 
 // Run trains: self-play, optimiser steps and a checkpoint per iteration,
@@ -114,6 +117,9 @@ func openRun(opts Options, learner bool) (*runner, error) {
 		opts.Out = io.Discard
 	}
 	r := &runner{opts: opts, out: opts.Out, started: time.Now(), learner: learner}
+	if st, err := os.Stat(opts.RunsDir); err == nil && !st.IsDir() {
+		return nil, fmt.Errorf("the runs folder %s is not a directory", opts.RunsDir)
+	}
 	var err error
 	if opts.Resume {
 		err = r.resume()
@@ -195,7 +201,7 @@ func initWeights(w, init *model.Weights, name string, cfg *Config, v env.Variant
 	return nil
 }
 
-// close releases the evaluator and the trainer.
+// close releases the evaluator, the trainer and the run folder.
 func (r *runner) close() {
 	if r.eval != nil {
 		r.eval.Close()
@@ -203,6 +209,10 @@ func (r *runner) close() {
 	if r.trainer != nil {
 		r.trainer.Close()
 	}
+	if err := r.lock.Release(); err != nil {
+		fmt.Fprintf(r.out, "warning: releasing the run folder: %v\n", err)
+	}
+	r.lock = nil
 }
 
 // elapsed is the run's training time so far, over all its sessions.

@@ -3,6 +3,8 @@ package train
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -283,5 +285,77 @@ func TestFiguresAnnounced(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(cfgPath); !bytes.Equal(before, after) {
 		t.Errorf("config.yaml changed:\n%s\nto\n%s", before, after)
+	}
+}
+
+// TestOneProcessARun: a run folder open for training refuses a second
+// opening (a resume, a learner, a new run of the same name) with its
+// holder named, and is free again once closed; a runs folder that is a
+// file is said to be one.
+func TestOneProcessARun(t *testing.T) {
+	dir := t.TempDir()
+	var out bytes.Buffer
+	r, err := openRun(Options{RunsDir: dir, Name: "one", Config: tinyConfig(t), Out: &out}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []struct {
+		opts    Options
+		learner bool
+	}{
+		{Options{RunsDir: dir, Name: "one", Resume: true}, false},
+		{Options{RunsDir: dir, Name: "one", Resume: true}, true},
+		{Options{RunsDir: dir, Name: "one", Config: tinyConfig(t)}, false},
+	} {
+		r2, err := openRun(o.opts, o.learner)
+		if err == nil {
+			r2.close()
+			t.Fatalf("second opening of a held run (learner %t, resume %t) succeeded", o.learner, o.opts.Resume)
+		}
+		var held *runs.HeldError
+		if !errors.As(err, &held) || !strings.Contains(err.Error(), fmt.Sprintf("process %d (train)", os.Getpid())) {
+			t.Errorf("second opening: %v", err)
+		}
+	}
+	r.close()
+	r, err = openRun(Options{RunsDir: dir, Name: "one", Resume: true, Out: &out}, true)
+	if err != nil {
+		t.Fatalf("resume after close: %v", err)
+	}
+	r.close()
+
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, nil, 0o644)
+	_, err = openRun(Options{RunsDir: file, Name: "x", Config: tinyConfig(t)}, false)
+	if err == nil || err.Error() != "the runs folder "+file+" is not a directory" {
+		t.Errorf("runs folder that is a file: %v", err)
+	}
+}
+
+// A run whose config.yaml was edited to another variant is refused on
+// resume, naming both variants: not an "architecture mismatch" between
+// two alike descriptions (alice-3 has other planes), nor training an
+// alice network on alice-ep's rules (the same encoding).
+func TestResumeRefusesAnEditedVariant(t *testing.T) {
+	dir := t.TempDir()
+	runTiny(t, dir, "v", 1, false)
+	path := filepath.Join(dir, "v", runs.ConfigFile)
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{"alice-3", "alice-ep"} {
+		edited := strings.Replace(string(orig), "\nvariant: alice\n", "\nvariant: "+v+"\n", 1)
+		if edited == string(orig) {
+			t.Fatalf("no variant line in %s:\n%s", path, orig)
+		}
+		os.WriteFile(path, []byte(edited), 0o644)
+		err := Run(context.Background(), Options{RunsDir: dir, Name: "v", Resume: true, Iterations: 2, Out: &bytes.Buffer{}})
+		if err == nil || !strings.Contains(err.Error(), "says variant "+v+", but the run's network was trained for alice") {
+			t.Errorf("resume with variant %s: %v", v, err)
+		}
+		if its, _ := runs.Checkpoints(filepath.Join(dir, "v")); len(its) == 0 || its[0] != 1 {
+			t.Errorf("checkpoints after a refused resume: %v", its)
+		}
 	}
 }

@@ -44,14 +44,20 @@ func (r *runner) create() error {
 	}
 	var err error
 	if r.dir, err = runs.Dir(r.opts.RunsDir, name); err != nil {
-		return fmt.Errorf("train: %w", err)
+		return err
+	}
+	if err := os.MkdirAll(r.dir, 0o755); err != nil {
+		return err
+	}
+	if err := r.hold(); err != nil {
+		return err
 	}
 	// A folder with a checkpoint or data is a run; one without (a run
 	// stopped while it was being created, before its iteration-0
 	// checkpoint was written) is taken over, its leftovers removed.
 	started, err := runStarted(r.dir)
 	if err != nil {
-		return fmt.Errorf("train: %w", err)
+		return fmt.Errorf("reading the run folder: %w", err)
 	}
 	if started {
 		return fmt.Errorf("run %s already exists in %s: continue it with --resume %s, or choose another --run name", name, r.opts.RunsDir, name)
@@ -81,6 +87,24 @@ func (r *runner) create() error {
 	}
 	fmt.Fprintf(r.out, "new run %s: config %s, network %s (%d parameters%s), %s\n",
 		r.dir, r.cfg.Name, r.cfg.Model.Preset, r.trainer.Weights().Config().NumParams(), from, r.goal())
+	return nil
+}
+
+// hold takes the run folder for this process (see runs.Acquire), so that
+// a second process on the same run is refused before it writes anything.
+func (r *runner) hold() error {
+	command := "train"
+	if r.learner {
+		command = "learn"
+	}
+	l, err := runs.Acquire(r.dir, command)
+	if err != nil {
+		return err
+	}
+	r.lock = l
+	if l.Stale != nil {
+		fmt.Fprintf(r.out, "note: taking run %s over from %s, which ended without releasing it\n", r.dir, *l.Stale)
+	}
 	return nil
 }
 
@@ -160,7 +184,13 @@ func (r *runner) resume() error {
 	}
 	var err error
 	if r.dir, err = runs.Dir(r.opts.RunsDir, r.opts.Name); err != nil {
-		return fmt.Errorf("train: %w", err)
+		return err
+	}
+	if err := r.hold(); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("resume %s: no run folder %s", r.opts.Name, r.dir)
+		}
+		return err
 	}
 	if started, err := runStarted(r.dir); err == nil && !started {
 		if _, err := os.Stat(r.dir); err == nil {
@@ -187,6 +217,13 @@ func (r *runner) resume() error {
 	ckpt, err := r.latestCheckpoint()
 	if err != nil {
 		return err
+	}
+	// A network plays the variant it was trained for: an edited variant
+	// would either not fit the checkpoint (another encoding) or, worse,
+	// fit it and go on training it for other rules.
+	if trained := ckpt.Meta["variant"]; trained != "" && trained != r.cfg.Variant {
+		return fmt.Errorf("resume %s: %s says variant %s, but the run's network was trained for %s: set variant: %s again there, or start a new run for %s",
+			r.opts.Name, filepath.Join(r.dir, runs.ConfigFile), r.cfg.Variant, trained, trained, r.cfg.Variant)
 	}
 	if err := r.setUp(ckpt); err != nil {
 		return err

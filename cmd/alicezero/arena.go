@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/env"
-	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/internal/player"
 	"github.com/alicezero/alicezero/mcts/engine"
 	"github.com/alicezero/alicezero/train/arena"
@@ -53,8 +52,8 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	nodes := fs.Int64("nodes", 0, "nodes (network visits, engine nodes) per move")
 	tc := fs.String("tc", "", "per-game clock BASE+INC, e.g. 10s+0.1s, 3m+2s or 180+2 (bare numbers: seconds, as PGN); running out loses")
 	plies := fs.Int("plies", 400, "ply cap: a game still going after it is an adjudicated draw (0: none)")
-	pgnPath := fs.String("pgn", "", "write all games to this PGN file")
-	jsonPath := fs.String("json", "", "write the ratings and pairings to this JSON file")
+	pgnPath := fs.String("pgn", "", "append the games to this PGN file as they finish (created if missing; the games it holds are kept, as cutechess's -pgnout does)")
+	jsonPath := fs.String("json", "", "write the ratings, the pairings and the SPRT's verdict to this JSON file (replacing it)")
 	drawFlag := fs.String("draw", "", "movenumber=N,movecount=N,score=CP: adjudicate a draw once both players' scores stay within ±CP for N moves each, from move movenumber on (off by default)")
 	resignFlag := fs.String("resign", "", "movecount=N,score=CP[,twosided=true]: adjudicate a loss for a player whose score stays at -CP or below for N moves (off by default)")
 	sprtFlag := fs.String("sprt", "", "elo0,elo1,alpha,beta: stop a two-player match once the SPRT decides")
@@ -91,6 +90,17 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if *overhead < 0 {
 		return usageError(fs, "--overhead must not be negative, got %v", *overhead)
 	}
+	if err := checkArenaNumbers(*games, *concurrency, *plies, *nodes); err != nil {
+		return err
+	}
+	for _, d := range []struct {
+		flag string
+		v    time.Duration
+	}{{"--movetime", *movetime}, {"--timemargin", *margin}, {"--movetimeout", *moveTimeout}, {"--starttimeout", *startTimeout}} {
+		if d.v < 0 {
+			return fmt.Errorf("%s %v: must not be negative", d.flag, d.v)
+		}
+	}
 
 	cfg := arena.Config{
 		Players:      players,
@@ -113,7 +123,7 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return err
 	}
 	if *tc != "" {
-		c, err := clock.Seconds.Parse(*tc)
+		c, err := arena.ParseClock(*tc)
 		if err != nil {
 			return fmt.Errorf("--tc: %w", err)
 		}
@@ -137,7 +147,7 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if *sprtFlag != "" {
 		s, err := arena.ParseSPRT(*sprtFlag)
 		if err != nil {
-			return err
+			return fmt.Errorf("--sprt %s: %w", *sprtFlag, err)
 		}
 		cfg.SPRT = &s
 	}
@@ -153,8 +163,8 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	// Create the output files first: a bad path fails before the games.
 	var pgnFile, jsonFile *os.File
 	if *pgnPath != "" {
-		if pgnFile, err = os.Create(*pgnPath); err != nil {
-			return err
+		if pgnFile, err = appendPGN(*pgnPath); err != nil {
+			return fmt.Errorf("--pgn: %w", err)
 		}
 		defer pgnFile.Close()
 	}
@@ -207,6 +217,56 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	return nil
 }
 
+// appendPGN opens path to add games after those it holds (created if
+// missing); a file that does not end with a blank line gets one first, so
+// that the games stay apart.
+func appendPGN(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err == nil && st.Size() > 0 {
+		tail := make([]byte, min(st.Size(), 2))
+		if _, err = f.ReadAt(tail, st.Size()-int64(len(tail))); err == nil {
+			pad := "\n\n"
+			switch {
+			case string(tail) == "\n\n":
+				pad = ""
+			case tail[len(tail)-1] == '\n':
+				pad = "\n"
+			}
+			_, err = f.WriteString(pad)
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// checkArenaNumbers refuses the arena's whole-number flags out of range,
+// naming the flag and the value.
+func checkArenaNumbers(games, concurrency, plies int, nodes int64) error {
+	for _, c := range []struct {
+		flag string
+		v    int64
+		min  int64
+		want string
+	}{
+		{"--games", int64(games), 1, "at least 1 game per pairing"},
+		{"--concurrency", int64(concurrency), 1, "at least 1 game at once"},
+		{"--plies", int64(plies), 0, "a ply cap ≥ 0 (0: none)"},
+		{"--nodes", nodes, 0, "a number of nodes ≥ 0 (0: none)"},
+	} {
+		if c.v < c.min {
+			return fmt.Errorf("%s %d: want %s", c.flag, c.v, c.want)
+		}
+	}
+	return nil
+}
+
 // countForfeits summarises games lost by time (with how far over their
 // time the moves went), illegal moves or failures.
 func countForfeits(res *arena.Result, margin time.Duration) string {
@@ -231,9 +291,9 @@ func countForfeits(res *arena.Result, margin time.Duration) string {
 		}
 		part := fmt.Sprintf("%d lost by %s", n[t], t)
 		if t == arena.TermTime {
-			over := most.Round(time.Millisecond).String()
-			if least.Round(time.Millisecond) != most.Round(time.Millisecond) {
-				over = least.Round(time.Millisecond).String() + " to " + over
+			over := arena.Precise(most).String()
+			if arena.Precise(least) != arena.Precise(most) {
+				over = arena.Precise(least).String() + " to " + over
 			}
 			part += fmt.Sprintf(" (%s over the time allowed, --timemargin %v included)", over, margin)
 		}

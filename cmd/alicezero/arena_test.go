@@ -96,14 +96,25 @@ func TestArenaCommandBadInput(t *testing.T) {
 		{"missing openings", []string{"--openings", filepath.Join(dir, "none.epd"), "random", "ab"}, 1, "no such file"},
 		{"engine without uciok", []string{"--starttimeout", "300ms", "random", "uci:/bin/cat"}, 1, "did not answer uciok within 300ms"},
 		{"missing engine", []string{"random", "uci:/no/such/engine"}, 1, "cannot start"},
-		{"bad tc", []string{"--tc", "fast", "random", "ab"}, 1, "time control"},
-		{"bad sprt", []string{"--sprt", "10,0,0.05,0.05", "random", "ab"}, 1, "elo1"},
+		{"bad tc", []string{"--tc", "fast", "random", "ab"}, 1, `--tc: time control "fast"`},
+		{"moves per period", []string{"--tc", "40/60", "random", "ab"}, 1, `--tc: time control "40/60": a match's clock is for the whole game, not 40 moves per period`},
+		{"increment without base", []string{"--tc", "0+1", "random", "ab"}, 1, `--tc: time control "0+1": an increment needs a base time`},
+		{"bad sprt", []string{"--sprt", "10,0,0.05,0.05", "random", "ab"}, 1, "--sprt 10,0,0.05,0.05: elo1 (0) must be greater than elo0 (10)"},
+		{"infinite sprt bound", []string{"--sprt", "-inf,10,0.05,0.05", "random", "ab"}, 1, `--sprt -inf,10,0.05,0.05: "-inf" is not a finite number`},
+		{"negative time margin", []string{"--timemargin", "-1s", "random", "ab"}, 1, "--timemargin -1s: must not be negative"},
+		{"no concurrency", []string{"--concurrency", "0", "random", "ab"}, 1, "--concurrency 0: want at least 1"},
+		{"negative concurrency", []string{"--concurrency", "-1", "random", "ab"}, 1, "--concurrency -1: want at least 1"},
+		{"no games", []string{"--games", "0", "random", "ab"}, 1, "--games 0: want at least 1"},
+		{"negative ply cap", []string{"--plies", "-1", "random", "ab"}, 1, "--plies -1: want a ply cap ≥ 0"},
+		{"negative nodes", []string{"--nodes", "-1", "random", "ab"}, 1, "--nodes -1: want a number of nodes ≥ 0"},
+		{"negative move time", []string{"--movetime", "-1s", "random", "ab"}, 1, "--movetime -1s: must not be negative"},
 		{"sprt with three", []string{"--sprt", "0,10,0.05,0.05", "random", "ab", "ab:depth=1"}, 1, "two players"},
 		{"bad format", []string{"--format", "swiss", "random", "ab"}, 1, "gauntlet or roundrobin"},
 		{"bad draw rule", []string{"--draw", "movecount=8", "random", "ab"}, 1, "draw adjudication"},
 		{"bad resign rule", []string{"--resign", "movecount=3,score=-5", "random", "ab"}, 1, "resign adjudication"},
 		{"negative overhead", []string{"--overhead", "-1ms", "random", "ab"}, 2, "--overhead must not be negative"},
 		{"bad variant", []string{"--variant", "crazy", "random", "ab"}, 1, "unknown variant"},
+		{"node limit ab ignores", []string{"random", "ab:nodes=500"}, 1, `player "ab:nodes=500": nodes=500 would be ignored: ab searches to its depth`},
 		{"bad pgn path", []string{"--pgn", filepath.Join(dir, "no", "dir.pgn"), "random", "ab"}, 1, "no such file"},
 	}
 	for _, tc := range tests {
@@ -165,10 +176,57 @@ func TestCountForfeitsSaysHowFarOver(t *testing.T) {
 		{games(), "1 lost by illegal move"},
 		{games(250 * time.Millisecond), "1 lost by time forfeit (250ms over the time allowed, --timemargin 200ms included), 1 lost by illegal move"},
 		{games(900*time.Millisecond, 201*time.Millisecond, 300*time.Millisecond), "3 lost by time forfeit (201ms to 900ms over the time allowed, --timemargin 200ms included)"},
+		// Under a millisecond over is not "0s over".
+		{games(400 * time.Microsecond), "1 lost by time forfeit (400µs over the time allowed, --timemargin 200ms included)"},
 	}
 	for _, tt := range tests {
 		if got := countForfeits(tt.res, 200*time.Millisecond); !strings.HasPrefix(got, tt.want) {
 			t.Errorf("got %q, want %q", got, tt.want)
 		}
+	}
+}
+
+// As cutechess's -pgnout, --pgn appends to a file that exists (the help
+// says so), keeping the games apart; --json carries the SPRT's verdict.
+func TestArenaCommandAppendsPGNAndWritesTheSPRT(t *testing.T) {
+	dir := t.TempDir()
+	pgnPath, jsonPath := filepath.Join(dir, "games.pgn"), filepath.Join(dir, "result.json")
+	// An earlier game whose file does not end with a blank line.
+	earlier := "[Event \"earlier\"]\n[Variant \"Alice\"]\n[Result \"*\"]\n\n1. e4 *"
+	if err := os.WriteFile(pgnPath, []byte(earlier), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		out, errOut, code := runCLI(t, "", "arena", "--games", "2", "--plies", "20", "--progress=false", "--pgn", pgnPath,
+			"--sprt", "0,200,0.05,0.05", "--json", jsonPath, "ab:depth=1", "random")
+		if code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+		}
+	}
+	data, err := os.ReadFile(pgnPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	games, err := env.ReadPGN(strings.NewReader(string(data)), env.Alice)
+	if err != nil || len(games) != 5 || games[0].Tag("Event") != "earlier" {
+		t.Fatalf("PGN after two matches of 2 games appended to 1: %d games, %v\n%s", len(games), err, data)
+	}
+	var doc struct {
+		SPRT *struct {
+			Elo1     float64  `json:"elo1"`
+			LLR      *float64 `json:"llr"`
+			Lower    float64  `json:"lower"`
+			Upper    float64  `json:"upper"`
+			Decision string   `json:"decision"`
+		} `json:"sprt"`
+	}
+	raw, _ := os.ReadFile(jsonPath)
+	if err := json.Unmarshal(raw, &doc); err != nil || doc.SPRT == nil || doc.SPRT.Elo1 != 200 || doc.SPRT.LLR == nil ||
+		doc.SPRT.Lower != -2.944 || doc.SPRT.Upper != 2.944 || doc.SPRT.Decision == "" {
+		t.Errorf("JSON without the SPRT's verdict (%v):\n%s", err, raw)
+	}
+	_, help, _ := runCLI(t, "", "arena", "-h")
+	if !strings.Contains(help, "append the games to this PGN file") {
+		t.Errorf("arena -h does not say that --pgn appends:\n%s", help)
 	}
 }

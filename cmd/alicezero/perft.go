@@ -30,7 +30,7 @@ func runPerft(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err != nil || depth < 0 || depth > 20 {
 		return fmt.Errorf("depth %q: want a whole number from 0 to 20", fs.Arg(0))
 	}
-	v, err := env.VariantByName(*variant)
+	v, err := lookupVariant(*variant)
 	if err != nil {
 		return err
 	}

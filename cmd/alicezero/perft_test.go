@@ -41,7 +41,7 @@ func TestPerftCommand(t *testing.T) {
 		{"bad fen", []string{"perft", "--fen", "rnbqkbnr/pppppppp/8/8 w - - 0 1", "1"}, "", 1, "want 8 ranks"},
 		{"illegal move", []string{"perft", "--moves", "e2e4 e2e4", "1"}, "", 1, "move 2"},
 		{"bad depth", []string{"perft", "x"}, "", 1, "depth"},
-		{"unknown variant", []string{"perft", "--variant", "crazy", "1"}, "", 1, "unknown variant"},
+		{"unknown variant", []string{"perft", "--variant", "crazy", "1"}, "", 1, `--variant: unknown variant "crazy"`},
 		{"no depth", []string{"perft"}, "", 2, "Usage"},
 	}
 	for _, tc := range tests {

@@ -56,7 +56,7 @@ func TestPychessCommand(t *testing.T) {
 		{"no token", "", []string{"pychess"}, 1, "ALICEZERO_PYCHESS_TOKEN"},
 		{"unknown variant", testToken, []string{"pychess", "--variants", "alice,chess"}, 1, `variant "chess"`},
 		{"bad time control", testToken, []string{"pychess", "--min-tc", "5"}, 1, "--min-tc"},
-		{"slowest below fastest", testToken, []string{"pychess", "--min-tc", "10+0", "--max-tc", "1+0"}, 1, "faster"},
+		{"slowest below fastest", testToken, []string{"pychess", "--min-tc", "60+0", "--max-tc", "1+0"}, 1, "--max-tc 1+0 is faster than --min-tc 60+0"},
 		{"no games", testToken, []string{"pychess", "--max-games", "0"}, 1, "--max-games"},
 		{"bad server", testToken, []string{"pychess", "--server", "pychess.org"}, 1, "not an http(s) URL"},
 		{"missing weights", testToken, []string{"pychess", "--server", notBot.URL, "--weights", t.TempDir() + "/none"}, 1, "weights"},

@@ -30,7 +30,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if fs.NArg() > 1 {
 		return usageError(fs, "unexpected argument %q: replay reads one file (or standard input)", fs.Arg(1))
 	}
-	v, err := env.VariantByName(*variant)
+	v, err := lookupVariant(*variant)
 	if err != nil {
 		return err
 	}

@@ -165,7 +165,7 @@ func TestReplayErrors(t *testing.T) {
 		{"lone annotation", "1. e4 ??? *", nil, 0, "fen: rnbqkbnr/pppppppp/8/8/4|P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\nstatus: ongoing\n", nil},
 		{"garbage", "1. e4 e5@ *", nil, 1, "", []string{"game 1: unexpected character '@' (line 1)"}},
 		{"unknown variant tag", "[Variant \"Chess960\"]\n\n1. e4 *", nil, 1, "", []string{"game 1", "Chess960"}},
-		{"unknown variant flag", "", []string{"--variant", "chess"}, 1, "", []string{"unknown variant \"chess\""}},
+		{"unknown variant flag", "", []string{"--variant", "chess"}, 1, "", []string{"--variant: unknown variant \"chess\""}},
 		{"missing file", "", []string{"/nonexistent/games.pgn"}, 1, "", []string{"/nonexistent/games.pgn"}},
 		{"directory", "", []string{os.TempDir()}, 1, "", []string{"is a directory"}},
 		{"two files", "", []string{"a.pgn", "b.pgn"}, 2, "", []string{"Usage"}},

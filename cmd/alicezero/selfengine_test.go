@@ -73,3 +73,25 @@ func TestArenaAgainstOwnUCIEngine(t *testing.T) {
 		}
 	}
 }
+
+// An engine whose set-up fails does not play under its name: the arena
+// refuses the match before the first game, naming the engine and its
+// error (the engine's own "info string error" line), and so it does for a
+// UCI_Variant that is not the match's.
+func TestArenaRefusesAnEngineThatFailedItsSetUp(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(asCLI, "1")
+	missing := filepath.Join(t.TempDir(), "nonexistent.azck")
+	for _, tc := range []struct{ spec, want string }{
+		{"uci:'" + exe + "' uci,Weights=" + missing, "failed its set-up: engine: weights: " + missing + " does not exist"},
+		{"uci:'" + exe + "' uci,UCI_Variant=alice-3", "option UCI_Variant=alice-3, but the match plays alice"},
+	} {
+		out, errOut, code := runCLI(t, "", "arena", "--games", "2", "--movetime", "50ms", "--progress=false", tc.spec, "random")
+		if code != 1 || !strings.Contains(errOut, `engine "`+tc.spec+`"`) || !strings.Contains(errOut, tc.want) || strings.Contains(out, "games played") {
+			t.Errorf("%s: exit %d\n%s\n%s", tc.spec, code, out, errOut)
+		}
+	}
+}

@@ -45,6 +45,9 @@ func runSelfPlay(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	if err := noArgs(fs); err != nil {
 		return err
 	}
+	if flagSet(fs, "seed") && *seed < 0 {
+		return fmt.Errorf("--seed %d: want a seed ≥ 0 (leave it out for a random one)", *seed)
+	}
 	if (*out == "") == (*connect == "") {
 		return usageError(fs, "needs one of --out FOLDER (a shared folder) and --connect URL (a learner's bus)")
 	}
@@ -233,6 +236,9 @@ func runLearn(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 			}
 		}
 		return usageError(fs, "takes only one of --data, --listen and --bus, got %s", strings.Join(given, " and "))
+	}
+	if flagSet(fs, "seed") && *seed < 0 {
+		return fmt.Errorf("--seed %d: want a seed ≥ 0", *seed)
 	}
 	if *maxStale == 0 {
 		return errors.New("--max-stale 0 would drop every shard not played by the newest network; use 1 or more, or -1 to keep all")

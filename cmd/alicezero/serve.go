@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/netip"
 	"os"
 	"strings"
 	"time"
@@ -54,6 +56,9 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	if *maxTime <= 0 {
 		return fmt.Errorf("--max-movetime: must be positive, got %v", *maxTime)
+	}
+	if err := checkListenAddr(*addr); err != nil {
+		return fmt.Errorf("--addr %s: bad address: %w", *addr, err)
 	}
 	load := serveLoader(*threads)
 	// Load the default engine now: weights that do not load fail here, not
@@ -142,4 +147,38 @@ func serveLoader(threads int) serve.Loader {
 		}
 		return e, nil
 	}
+}
+
+// checkListenAddr refuses an address the server could not listen on, so
+// that it is named as bad before anything else about it (a missing
+// --token) is: host:port with a port of 0..65535 (or a service name), and
+// a host that is empty (every interface), an IP address or a name — a
+// name made of digits and dots only must be an IPv4 address
+// (256.1.1.1 is none).
+func checkListenAddr(addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("%w (want host:port, e.g. 127.0.0.1:8080)", err)
+	}
+	if _, err := net.LookupPort("tcp", port); err != nil {
+		return fmt.Errorf("port %q is not a port number 0..65535", port)
+	}
+	switch {
+	case host == "":
+		return nil
+	case isIPAddr(host):
+		return nil
+	case strings.Trim(host, "0123456789.") == "":
+		return fmt.Errorf("%s is not an IPv4 address (four numbers of 0..255)", host)
+	case strings.ContainsAny(host, ":%/ ") || strings.HasPrefix(host, "-") || strings.HasPrefix(host, "."):
+		return fmt.Errorf("%s is neither an IP address nor a host name", host)
+	}
+	return nil
+}
+
+// isIPAddr reports whether host is an IP address (an IPv6 one may name
+// its zone, fe80::1%eth0).
+func isIPAddr(host string) bool {
+	_, err := netip.ParseAddr(host)
+	return err == nil
 }

@@ -38,7 +38,11 @@ func TestServeFlags(t *testing.T) {
 	}{
 		{[]string{"--addr", "0.0.0.0:0", "--runs-dir", ""}, 1, "--token"},
 		{[]string{"--addr", ":0", "--runs-dir", ""}, 1, "refusing"},
-		{[]string{"--addr", "8080"}, 1, "host:port"},
+		{[]string{"--addr", "8080"}, 1, "--addr 8080: bad address: address 8080: missing port in address (want host:port"},
+		// A bad address is named as such, before the missing --token.
+		{[]string{"--addr", "256.1.1.1:8080", "--runs-dir", ""}, 1, "--addr 256.1.1.1:8080: bad address: 256.1.1.1 is not an IPv4 address"},
+		{[]string{"--addr", "127.0.0.1:99999", "--runs-dir", ""}, 1, `--addr 127.0.0.1:99999: bad address: port "99999" is not a port number`},
+		{[]string{"--addr", "my host:8080", "--runs-dir", ""}, 1, "--addr my host:8080: bad address: my host is neither an IP address nor a host name"},
 		{[]string{"--threads", "0"}, 1, "--threads"},
 		{[]string{"--searchers", "0"}, 1, "searchers"},
 		{[]string{"--weights", filepath.Join(t.TempDir(), "missing.azck")}, 1, "--weights"},

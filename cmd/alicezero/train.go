@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -35,6 +36,9 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err := noArgs(fs); err != nil {
 		return err
 	}
+	if err := checkIterationsAndSeed(fs, *iterations, *seed); err != nil {
+		return err
+	}
 	opts := train.Options{RunsDir: *runsDir, Name: *name, Iterations: *iterations, Out: stdout}
 	if !*quiet {
 		opts.Progress = stderr
@@ -43,8 +47,12 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		s := uint64(*seed)
 		opts.Seed = &s
 	}
-	if *resume != "" && flagSet(fs, "config") {
-		return usageError(fs, "--resume continues a run with the configuration saved in its folder; --config cannot change it (edit that run's config.yaml, or start a new run)")
+	if *resume != "" {
+		for _, f := range []string{"config", "seed"} {
+			if flagSet(fs, f) {
+				return usageError(fs, "--resume continues a run with the configuration saved in its folder; --%s cannot change it (edit that run's config.yaml, or start a new run)", f)
+			}
+		}
 	}
 	if *resume != "" && flagSet(fs, "init") {
 		return usageError(fs, "--init starts a new run from existing weights; a resumed run continues from its own checkpoint")
@@ -84,6 +92,19 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		}
 	}
 	return train.Run(ctx, opts)
+}
+
+// checkIterationsAndSeed refuses an --iterations below 1 and a negative
+// --seed where they were given (the flags' defaults, 0 and -1, mean
+// "the configuration's").
+func checkIterationsAndSeed(fs *flag.FlagSet, iterations int, seed int64) error {
+	if flagSet(fs, "iterations") && iterations < 1 {
+		return fmt.Errorf("--iterations %d: want the total the run aims for, at least 1", iterations)
+	}
+	if flagSet(fs, "seed") && seed < 0 {
+		return fmt.Errorf("--seed %d: want a seed ≥ 0", seed)
+	}
+	return nil
 }
 
 // checkRun checks the --run and --resume flags: plain folder names inside

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -33,6 +34,49 @@ func TestTrainCommandTinyAndResume(t *testing.T) {
 	out, errOut, code = runCLI(t, "", "train", "--runs-dir", dir, "--resume", "cli", "--iterations", "2", "--quiet")
 	if code != 0 || !strings.Contains(out, "resuming run") || !strings.Contains(out, "iter 2:") {
 		t.Fatalf("resume: exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+// Values the flags would take silently are refused, naming the flag and
+// the value; --resume keeps the run's own seed, as learn does.
+func TestTrainCommandRejectsBadValues(t *testing.T) {
+	dir := t.TempDir()
+	if _, errOut, code := runCLI(t, "", "train", "--config", "tiny", "--runs-dir", dir, "--run", "r", "--iterations", "1", "--quiet"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	cfgBefore, _ := os.ReadFile(filepath.Join(dir, "r", runs.ConfigFile))
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, nil, 0o644)
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--iterations", "-5"}, 1, "--iterations -5: want the total the run aims for, at least 1"},
+		{[]string{"--iterations", "0"}, 1, "--iterations 0: want the total the run aims for, at least 1"},
+		{[]string{"--seed", "-3"}, 1, "--seed -3: want a seed ≥ 0"},
+		{[]string{"--resume", "r", "--seed", "5"}, 2, "--seed cannot change it"},
+		{[]string{"--runs-dir", file}, 1, "alicezero train: the runs folder " + file + " is not a directory\n"},
+	} {
+		args := append([]string{"train", "--config", "tiny", "--runs-dir", dir, "--quiet"}, tc.args...)
+		if tc.args[0] == "--resume" {
+			args = append([]string{"train", "--runs-dir", dir, "--quiet"}, tc.args...)
+		}
+		_, errOut, code := runCLI(t, "", args...)
+		if code != tc.code || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q, want exit %d and %q", tc.args, code, errOut, tc.code, tc.want)
+		}
+	}
+	for _, args := range [][]string{
+		{"learn", "--data", filepath.Join(dir, "shards"), "--runs-dir", dir, "--seed", "-2"},
+		{"selfplay", "--out", filepath.Join(dir, "shards"), "--seed", "-2"},
+	} {
+		if _, errOut, code := runCLI(t, "", args...); code != 1 || !strings.Contains(errOut, "--seed -2: want a seed ≥ 0") {
+			t.Errorf("%s --seed -2: exit %d, stderr %q", args[0], code, errOut)
+		}
+	}
+	if cfgAfter, _ := os.ReadFile(filepath.Join(dir, "r", runs.ConfigFile)); !bytes.Equal(cfgBefore, cfgAfter) {
+		t.Errorf("a refused command changed the run's config.yaml:\n%s\nto\n%s", cfgBefore, cfgAfter)
 	}
 }
 
@@ -244,6 +288,74 @@ func TestConfigFileIsNamedByItsFile(t *testing.T) {
 		}
 		if cfg.Name != want {
 			t.Errorf("%s: named %q, want %q", path, cfg.Name, want)
+		}
+	}
+}
+
+// TestTwoProcessesOnOneRun: while a train process holds a run, a second
+// train --resume and a learn on the same run are refused, naming the
+// holder, and the run's metrics stay one line per iteration in order; once
+// the holder is killed (its lock file left behind), a resume takes the
+// run over and releases it when done.
+func TestTwoProcessesOnOneRun(t *testing.T) {
+	dir := t.TempDir()
+	runDir := filepath.Join(dir, "dup")
+	first := startCLI(t, "first", "train", "--config", "tiny", "--runs-dir", dir, "--run", "dup", "--iterations", "1000", "--quiet")
+	waitUntil(t, 2*time.Minute, "two iterations of the first process", func() bool { return len(metricsIterations(t, runDir)) >= 2 }, first)
+	holder := fmt.Sprintf("in use by process %d (train)", first.cmd.Process.Pid)
+	for _, args := range [][]string{
+		{"train", "--runs-dir", dir, "--resume", "dup", "--iterations", "3", "--quiet"},
+		{"learn", "--runs-dir", dir, "--resume", "dup", "--data", filepath.Join(dir, "shards"), "--once", "--quiet"},
+	} {
+		_, errOut, code := runCLI(t, "", args...)
+		if code != 1 || !strings.Contains(errOut, holder) {
+			t.Errorf("%s on a held run: exit %d, stderr %q, want it refused saying %q", args[0], code, errOut, holder)
+		}
+	}
+	first.kill()
+	its := metricsIterations(t, runDir)
+	checkConsecutive(t, its)
+	if _, err := os.Stat(filepath.Join(runDir, runs.LockFile)); err != nil {
+		t.Fatalf("a killed process leaves its lock file: %v", err)
+	}
+	last := newestCheckpoint(runDir)
+	out, errOut, code := runCLI(t, "", "train", "--runs-dir", dir, "--resume", "dup", "--iterations", fmt.Sprint(last+1), "--quiet")
+	if code != 0 || !strings.Contains(out, fmt.Sprintf("from process %d (train)", first.cmd.Process.Pid)) {
+		t.Fatalf("resume after the holder was killed: exit %d\n%s\n%s", code, out, errOut)
+	}
+	checkConsecutive(t, metricsIterations(t, runDir))
+	if _, err := os.Stat(filepath.Join(runDir, runs.LockFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("lock file after the run ended: %v", err)
+	}
+}
+
+// metricsIterations lists the iteration of each line of a run's metrics.
+func metricsIterations(t *testing.T, runDir string) []int {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(runDir, runs.MetricsFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var its []int
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var m runs.Metrics
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			continue // a line being written
+		}
+		its = append(its, m.Iteration)
+	}
+	return its
+}
+
+// checkConsecutive fails unless its is 1, 2, 3, ...
+func checkConsecutive(t *testing.T, its []int) {
+	t.Helper()
+	for i, it := range its {
+		if it != i+1 {
+			t.Fatalf("metrics iterations %v: want 1, 2, 3, ... once each", its)
 		}
 	}
 }

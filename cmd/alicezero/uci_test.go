@@ -406,10 +406,31 @@ func TestUCIWeights(t *testing.T) {
 	if l, _ := s.expectPrefix("info string network"); !strings.Contains(l, "tiny") {
 		t.Errorf("network line %q", l)
 	}
-	// A missing checkpoint: an error, and the plain search takes over.
-	s.send("setoption name Weights value "+filepath.Join(t.TempDir(), "none"), "isready")
-	s.expectPrefix("info string error")
+	// A missing checkpoint: an error at isready, and no search in the
+	// network's name (with the plain search instead) until the GUI names
+	// something that loads: each go is refused, with a bestmove so that
+	// the GUI is not left waiting.
+	missing := filepath.Join(t.TempDir(), "missing.azck")
+	s.send("setoption name Weights value "+missing, "isready")
+	if l, _ := s.expectPrefix("info string error"); !strings.Contains(l, missing) {
+		t.Errorf("isready with missing weights: %q does not name them", l)
+	}
 	s.expectPrefix("readyok")
+	for range 2 {
+		s.send("go nodes 20")
+		l, _ := s.expectPrefix("info string error")
+		if !strings.Contains(l, "go refused") || !strings.Contains(l, missing) || !strings.Contains(l, "to none for the plain search") {
+			t.Errorf("go with missing weights: %q", l)
+		}
+		if best, before := s.expectPrefix("bestmove"); best != "bestmove (none)" || containsLine(before, "info depth") {
+			t.Fatalf("go with missing weights searched: %v, %q", before, best)
+		}
+	}
+	// The plain search, chosen, plays.
+	s.send("setoption name Weights value none", "isready")
+	if _, before = s.expectPrefix("readyok"); containsLine(before, "info string error") {
+		t.Fatalf("errors: %v", before)
+	}
 	s.send("go nodes 20")
 	best, _ = s.expectPrefix("bestmove")
 	checkBestmove(t, testPosition(t, env.Alice, ""), best)

@@ -94,6 +94,8 @@ func TestXboardSession(t *testing.T) {
 		{"variant normal", "Error (unsupported variant): normal"},
 		{"option Nope=1", "Error (unknown option)"},
 		{"setboard garbage", "tellusererror Illegal position"},
+		// The reason is not cut off after a long FEN.
+		{"setboard 4k3/8/8/8/8/8/8/8 w - - 0 1", "tellusererror Illegal position: position: bad FEN \"4k3/8/8/8/8/8/8/8 w - - 0 1\": position: white has 0 kings, want 1"},
 		{"usermove a2i3", "Illegal move (illegal position): a2i3"},
 		{"go", "Error (command not legal now): go"},
 	} {

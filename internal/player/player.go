@@ -33,6 +33,15 @@ type Seeder interface {
 	Seed(seed uint64)
 }
 
+// NodeIgnorer is implemented by players whose play does not depend on a
+// node budget (a reference player searches to its depth, a random mover
+// does not search): the arena refuses a node limit given to such a player
+// alone (its spec's nodes=N), which it would silently ignore.
+// IgnoresNodes says why, for the error.
+type NodeIgnorer interface {
+	IgnoresNodes() string
+}
+
 // IllegalMoveError reports a player that answered with a move that is not
 // legal (or not a move at all) in the position.
 type IllegalMoveError struct {

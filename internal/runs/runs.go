@@ -2,11 +2,11 @@
 // configuration, the checkpoints, the replay shards, the sampled games and
 // the metrics go, how checkpoints are named, which one is the newest, and
 // how a path given by a user (a checkpoint file, a run folder, a run's
-// checkpoints folder) becomes a checkpoint file, and the record of the
-// metrics file (Metrics: the training loop writes it, the web server
-// reads it). It imports nothing of the project, so the engine, the
-// exporter, the training loop and the server can all use it without
-// linking each other.
+// checkpoints folder) becomes a checkpoint file, the lock that lets one
+// process at a time train a run (Acquire), and the record of the metrics
+// file (Metrics: the training loop writes it, the web server reads it).
+// It imports nothing of the project, so the engine, the exporter, the
+// training loop and the server can all use it without linking each other.
 //
 // A run folder looks like this:
 //
@@ -17,6 +17,7 @@
 //	    buffer/iter-000012.shard         the iteration's self-play positions
 //	    games/iter-000012.pgn            sampled self-play games
 //	    curves.png, curves.svg           the plots
+//	    run.lock                         the process training it (Acquire)
 package runs
 
 import (

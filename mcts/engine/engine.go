@@ -168,6 +168,9 @@ type Engine struct {
 	eval   mcts.Evaluator
 	fast   *model.FastEvaluator
 	loaded bool
+	// loadErr is why the network named could not be loaded, while the
+	// plain search stands in for it (Ready reports it).
+	loadErr error
 
 	// The searcher (rebuilt when a setting it holds changes) and the tree
 	// it searches, kept from move to move.
@@ -233,22 +236,25 @@ func (e *Engine) SetOptions(o Options) error {
 
 // Ready loads the network the options name if it is not loaded yet and
 // builds the searcher. If the network cannot be loaded, the engine falls
-// back to the plain search and the error says why; the engine stays
-// usable either way. The options keep the weights named, so that a later
+// back to the plain search and the error says why, at this call and every
+// later one until a change of options loads a network; the engine stays
+// usable either way (a front end decides whether to search without the
+// network named). The options keep the weights named, so that a later
 // change that makes them fit (a GUI switching back to the variant they
 // were trained for) loads them.
 func (e *Engine) Ready() error {
-	var loadErr error
 	if !e.loaded {
+		e.loadErr = nil
 		if err := e.load(); err != nil {
-			loadErr = err
+			e.loadErr = err
 			plain := plainSearch()
 			plain.Description += " (the weights named could not be loaded: " + err.Error() + ")"
 			if err := e.install(plain); err != nil {
-				return errors.Join(loadErr, err)
+				return errors.Join(e.loadErr, err)
 			}
 		}
 	}
+	loadErr := e.loadErr
 	if e.searcher == nil {
 		cfg := mcts.DefaultPlayConfig()
 		cfg.Simulations = e.opts.Visits
@@ -474,9 +480,9 @@ func (e *Engine) Status() env.Status { return e.pos.Status() }
 // position already drawn by rule (repetition, fifty moves) is searched as
 // if the game went on, so that the move is a real choice; a dead position
 // gets its first legal move and a drawn WDL. When there is no legal move
-// the error wraps ErrNoLegalMove and BestMove is env.NoMove. A failure to
-// load the network is reported the same way, alongside the plain search's
-// result.
+// the error wraps ErrNoLegalMove and BestMove is env.NoMove. A network
+// that could not be loaded is reported the same way (as Ready reports
+// it), alongside the plain search's result.
 func (e *Engine) Go(ctx context.Context, lim clock.Limits, progress mcts.Progress) (res mcts.Result, err error) {
 	start := time.Now()
 	var ml env.MoveList

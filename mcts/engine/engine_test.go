@@ -295,6 +295,11 @@ func TestWeights(t *testing.T) {
 	if e.Options().Weights != path || !strings.Contains(e.Network(), "plain search") || !strings.Contains(e.Network(), "trained for alice") {
 		t.Fatalf("after a failed load: %+v, %s", e.Options(), e.Network())
 	}
+	// The failure stands while the plain search stands in: a front end
+	// asking again is told again.
+	if err := e.Ready(); err == nil || !strings.Contains(err.Error(), "trained for alice") {
+		t.Fatalf("Ready again after a failed load: %v", err)
+	}
 	// Back to the variant the weights were trained for: they load again.
 	o = e.Options()
 	o.Variant = env.Alice

@@ -25,8 +25,9 @@ type Interface interface {
 	// Ready or Go.
 	Options() Options
 	SetOptions(Options) error
-	// Ready loads what the options name. An error says what failed; the
-	// engine stays usable (with the plain search).
+	// Ready loads what the options name. An error says what failed, and
+	// is returned again by every Ready until a change of options loads
+	// what they name; the engine stays usable (with the plain search).
 	Ready() error
 	// Network describes what evaluates positions, for a person to read.
 	Network() string

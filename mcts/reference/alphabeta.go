@@ -111,6 +111,11 @@ func (a *AlphaBeta) NewGame(context.Context) error { return nil }
 // Close does nothing.
 func (a *AlphaBeta) Close() error { return nil }
 
+// IgnoresNodes implements player.NodeIgnorer.
+func (a *AlphaBeta) IgnoresNodes() string {
+	return fmt.Sprintf("ab searches to its depth (depth=%d), whatever the node count: set depth=N instead", a.cfg.Depth)
+}
+
 // Move searches pos and returns the best move found.
 func (a *AlphaBeta) Move(ctx context.Context, pos *env.Position, limits clock.Limits) (env.Move, error) {
 	a.scored = false

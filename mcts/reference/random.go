@@ -44,3 +44,6 @@ func (r *Random) Move(_ context.Context, pos *env.Position, _ clock.Limits) (env
 
 // Close does nothing.
 func (r *Random) Close() error { return nil }
+
+// IgnoresNodes implements player.NodeIgnorer.
+func (r *Random) IgnoresNodes() string { return "random plays without searching" }

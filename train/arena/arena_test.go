@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"reflect"
 	"sort"
@@ -189,6 +190,7 @@ func TestJSONHasExactlyTheDocumentedKeys(t *testing.T) {
 		sort.Strings(ks)
 		return strings.Join(ks, ",")
 	}
+	// Without an SPRT there is no "sprt" key.
 	if len(doc) != 2 || len(doc["players"]) != 3 || len(doc["pairings"]) != 3 {
 		t.Fatalf("document shape: %s", buf.String())
 	}
@@ -233,6 +235,26 @@ func TestSPRTStopsTheMatch(t *testing.T) {
 		t.Errorf("SPRT decided but %d of %d games were played", len(res.Games), res.Planned)
 	}
 	t.Logf("%s after %d games, LLR %.2f", res.SPRT.Decision, len(res.Games), res.SPRT.LLR)
+
+	// The verdict is in the JSON, as cutechess reports it: the test, the
+	// LLR against its bounds, and the decision.
+	var buf bytes.Buffer
+	if err := res.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		SPRT map[string]any `json:"sprt"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := sprt.Bounds()
+	round := func(v float64) float64 { return math.Round(v*1000) / 1000 }
+	want := map[string]any{"elo0": 0.0, "elo1": 200.0, "alpha": 0.05, "beta": 0.05,
+		"llr": round(res.SPRT.LLR), "lower": round(lo), "upper": round(hi), "decision": map[SPRTDecision]string{SPRTAcceptH0: "H0", SPRTAcceptH1: "H1"}[res.SPRT.Decision]}
+	if !reflect.DeepEqual(doc.SPRT, want) {
+		t.Errorf("JSON sprt = %v, want %v", doc.SPRT, want)
+	}
 }
 
 func TestBadConfigFailsBeforeAnyGame(t *testing.T) {
@@ -282,6 +304,14 @@ func TestUCIEnginePlays(t *testing.T) {
 	res = run(t, Config{Players: []string{fakeSpec(t, "options") + ",Hash=32", "ab:depth=1"}, Games: 2, PlyCap: 40, Openings: openings, Concurrency: 1, Log: &log})
 	if n := terminations(res); n[TermIllegal]+n[TermFailure] != 0 {
 		t.Errorf("terminations %v, log:\n%s", n, log.String())
+	}
+	// An engine's error lines during the games go to the log, named; a
+	// set-up without errors starts (badnet with no Weights set).
+	log.Reset()
+	spec := fakeSpec(t, "moaning")
+	run(t, Config{Players: []string{spec, fakeSpec(t, "badnet")}, Games: 2, PlyCap: 4, Concurrency: 1, Log: &log})
+	if !strings.Contains(log.String(), spec+": info string error the hash is too small\n") {
+		t.Errorf("the engine's error lines are not in the log:\n%s", log.String())
 	}
 }
 
@@ -334,6 +364,12 @@ func TestUCIEngineStartErrors(t *testing.T) {
 		{fakeSpec(t, "silent"), 300 * time.Millisecond, "did not answer uciok within 300ms"},
 		{fakeSpec(t, "nocombo"), time.Minute, `does not play variant "alice"`},
 		{fakeSpec(t, "options") + ",Threads=2", time.Minute, `has no option "Threads"`},
+		// An engine that reports an error while it sets up plays as
+		// something else than its spec says: the match does not start.
+		{fakeSpec(t, "badnet") + ",Weights=/x.azck", time.Minute, `failed its set-up: weights: /x.azck does not exist`},
+		// The arena sets UCI_Variant itself: another variant in the spec
+		// is refused, not sent after the arena's.
+		{fakeSpec(t, "options") + ",UCI_Variant=alice-3", time.Minute, "option UCI_Variant=alice-3, but the match plays alice"},
 		{"uci:", time.Minute, "needs an engine command"},
 	}
 	for _, tt := range tests {

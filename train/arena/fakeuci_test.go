@@ -45,6 +45,9 @@ func TestMain(m *testing.M) {
 //	nocombo  lists UCI_Variant without alice
 //	options  lists the option Hash and plays the first legal move
 //	echo     like options, and writes each go command to its stderr
+//	badnet   lists the option Weights, and reports an error at each
+//	         isready after it was set (weights it cannot load)
+//	moaning  plays the first legal move, reporting an error at each go
 func fakeUCI(mode string, in io.Reader, out io.Writer) int {
 	var mu sync.Mutex // the slow mode answers from another goroutine
 	w := bufio.NewWriter(out)
@@ -56,6 +59,7 @@ func fakeUCI(mode string, in io.Reader, out io.Writer) int {
 	}
 	var late conc.WaitGroup
 	pos := env.NewPosition(env.Alice)
+	weights := ""
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
@@ -75,9 +79,18 @@ func fakeUCI(mode string, in io.Reader, out io.Writer) int {
 			case "options", "echo":
 				say("option name UCI_Variant type combo default chess var chess var alice")
 				say("option name Hash type spin default 16 min 1 max 1024")
+			case "badnet":
+				say("option name Weights type string default <empty>")
 			}
 			say("uciok")
+		case "setoption":
+			if len(f) >= 5 && f[2] == "Weights" {
+				weights = f[4]
+			}
 		case "isready":
+			if mode == "badnet" && weights != "" {
+				say("info string error weights: %s does not exist", weights)
+			}
 			say("readyok")
 		case "position":
 			var err error
@@ -99,6 +112,8 @@ func fakeUCI(mode string, in io.Reader, out io.Writer) int {
 				best = "a1a1"
 			case "echo":
 				fmt.Fprintf(os.Stderr, "got %s\n", strings.Join(f, " "))
+			case "moaning":
+				say("info string error the hash is too small")
 			case "slow":
 				late.Go(func() {
 					time.Sleep(3 * time.Second)

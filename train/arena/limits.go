@@ -49,17 +49,33 @@ func playerLimits(spec player.Spec, tc clock.Limits) (player.Spec, clock.Limits,
 			}
 			tc.MoveTime = d
 		case "tc":
-			c, err := clock.Seconds.Parse(v)
+			c, err := ParseClock(v)
 			if err != nil {
 				return spec, tc, fmt.Errorf("player %q: option %s: %w", spec.Text, o.Name, err)
-			}
-			if c.Base == 0 && c.Inc > 0 || c.Moves != 0 {
-				return spec, tc, bad("a clock with a base time, for the whole game: BASE+INC, e.g. 10s+0.1s or 60+0.5 (seconds), or none")
 			}
 			tc.WTime, tc.BTime, tc.WInc, tc.BInc = c.Base, c.Base, c.Inc, c.Inc
 		}
 	}
 	return out, tc, nil
+}
+
+// ParseClock reads a match's clock as the arena's --tc and a player's tc=
+// take it: BASE+INC with bare numbers in seconds (clock.Seconds), or
+// none. The clock is for the whole game: moves per period are refused,
+// and so is an increment without a base time.
+func ParseClock(s string) (clock.Control, error) {
+	c, err := clock.Seconds.Parse(s)
+	if err != nil {
+		return clock.Control{}, err
+	}
+	const want = "want BASE+INC, e.g. 10s+0.1s or 60+0.5 (seconds), or none"
+	switch {
+	case c.Moves != 0:
+		return clock.Control{}, fmt.Errorf("time control %q: a match's clock is for the whole game, not %d moves per period (%s)", s, c.Moves, want)
+	case c.Base == 0 && c.Inc > 0:
+		return clock.Control{}, fmt.Errorf("time control %q: an increment needs a base time (%s)", s, want)
+	}
+	return c, nil
 }
 
 func isLimitOption(lowerName string) bool {

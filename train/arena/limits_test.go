@@ -170,13 +170,39 @@ func TestPerPlayerLimitErrors(t *testing.T) {
 		{"ab:nodes=-1", `option nodes="-1": want a whole number`},
 		{"ab:movetime=fast", `option movetime="fast": want a time per move`},
 		{"ab:tc=10s+x", `option tc: time control "10s+x": increment "x" is neither a number nor a duration`},
-		{"ab:tc=40/60", `option tc="40/60": want a clock with a base time, for the whole game`},
-		{"random:TC=0+1", `option TC="0+1": want a clock`},
+		{"ab:tc=40/60", `option tc: time control "40/60": a match's clock is for the whole game, not 40 moves per period`},
+		{"random:TC=0+1", `option TC: time control "0+1": an increment needs a base time`},
+		// A node limit of its own for a player that ignores one is
+		// refused, not accepted and ignored.
+		{"ab:nodes=500", `player "ab:nodes=500": nodes=500 would be ignored: ab searches to its depth (depth=2), whatever the node count: set depth=N instead`},
+		{"random:nodes=5", `player "random:nodes=5": nodes=5 would be ignored: random plays without searching`},
 	}
 	for _, tt := range tests {
 		_, err := Run(context.Background(), Config{Players: []string{"random", tt.spec}, Games: 2})
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want %q", tt.spec, err, tt.want)
+		}
+	}
+}
+
+// Times in reports keep three significant digits: a forfeit 400µs over a
+// 20 ms move time says so instead of "0s over".
+func TestPrecise(t *testing.T) {
+	for _, tt := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{400 * time.Microsecond, "400µs"},
+		{20*time.Millisecond + 437*time.Microsecond, "20.4ms"},
+		{20 * time.Millisecond, "20ms"},
+		{1234567 * time.Microsecond, "1.23s"},
+		{90 * time.Second, "1m30s"},
+		{1500 * time.Nanosecond, "2µs"},
+		{0, "0s"},
+		{-3456 * time.Microsecond, "-3.46ms"},
+	} {
+		if got := Precise(tt.d).String(); got != tt.want {
+			t.Errorf("Precise(%v) = %s, want %s", tt.d, got, tt.want)
 		}
 	}
 }

@@ -156,18 +156,44 @@ type jsonPairing struct {
 	LOS     jsonNumber    `json:"los"`
 }
 
-// WriteJSON writes the rating list and the pairings as JSON:
+// jsonSPRT is the SPRT's verdict in WriteJSON.
+type jsonSPRT struct {
+	Elo0     float64    `json:"elo0"`
+	Elo1     float64    `json:"elo1"`
+	Alpha    float64    `json:"alpha"`
+	Beta     float64    `json:"beta"`
+	LLR      jsonNumber `json:"llr"`
+	Lower    jsonNumber `json:"lower"`
+	Upper    jsonNumber `json:"upper"`
+	Decision string     `json:"decision"`
+}
+
+// WriteJSON writes the rating list, the pairings and, for a match with
+// an SPRT, its verdict as JSON:
 //
 //	{"players": [{"name", "elo", "ci95": [lo, hi], "games", "score"}],
-//	 "pairings": [{"a", "b", "wins_a", "draws", "losses_a", "elo_diff", "ci95", "los"}]}
+//	 "pairings": [{"a", "b", "wins_a", "draws", "losses_a", "elo_diff", "ci95", "los"}],
+//	 "sprt": {"elo0", "elo1", "alpha", "beta", "llr", "lower", "upper", "decision"}}
 //
-// Elo values are rounded to 0.1, score (points per game) and los to 1e-4;
-// an unbounded or undefined value is null.
+// Elo values are rounded to 0.1, score (points per game) and los to 1e-4,
+// the LLR and its bounds to 1e-3; an unbounded or undefined value is
+// null. The SPRT's decision is "H0" or "H1" (accepted) or "inconclusive"
+// (the match ended before the LLR reached a bound); "sprt" is absent
+// without an SPRT.
 func (r *Result) WriteJSON(w io.Writer) error {
 	out := struct {
 		Players  []jsonPlayer  `json:"players"`
 		Pairings []jsonPairing `json:"pairings"`
+		SPRT     *jsonSPRT     `json:"sprt,omitempty"`
 	}{Players: []jsonPlayer{}, Pairings: []jsonPairing{}}
+	if s := r.SPRT; s != nil {
+		decision := map[SPRTDecision]string{SPRTAcceptH0: "H0", SPRTAcceptH1: "H1"}[s.Decision]
+		if decision == "" {
+			decision = "inconclusive"
+		}
+		out.SPRT = &jsonSPRT{Elo0: s.Elo0, Elo1: s.Elo1, Alpha: s.Alpha, Beta: s.Beta,
+			LLR: jsonNumber{s.LLR, 3}, Lower: jsonNumber{s.Lower, 3}, Upper: jsonNumber{s.Upper, 3}, Decision: decision}
+	}
 	for _, p := range r.Ratings {
 		out.Players = append(out.Players, jsonPlayer{
 			Name: p.Name, Elo: jsonNumber{p.Elo, 1},

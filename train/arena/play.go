@@ -154,6 +154,16 @@ func (g *game) budget(c env.Colour) budget {
 	return budget{allowed: cfg.MoveTimeout, hard: cfg.MoveTimeout, what: "move timeout"}
 }
 
+// Precise rounds d to three significant digits (to the microsecond at
+// the finest), for reports of time: 400µs over a 20 ms move time must not
+// read "0s", nor 1.2345678s print all its digits.
+func Precise(d time.Duration) time.Duration {
+	unit := time.Microsecond
+	for a := max(d, -d); a/unit >= 1000; unit *= 10 {
+	}
+	return d.Round(unit)
+}
+
 // errOnTime is a move past its budget or its clock.
 var errOnTime = errors.New("time forfeit")
 
@@ -194,7 +204,7 @@ func (g *game) move(ctx context.Context, c env.Colour, pos *env.Position, b budg
 // against its budget b, recording the overrun.
 func (g *game) onTime(c env.Colour, b budget, elapsed time.Duration) (GameRecord, bool) {
 	g.rec.Overrun = max(elapsed-b.allowed, 0)
-	detail := fmt.Sprintf("%s took %v, %v over its %v %s", g.name(c), elapsed.Round(time.Millisecond), g.rec.Overrun.Round(time.Millisecond), b.allowed.Round(time.Millisecond), b.what)
+	detail := fmt.Sprintf("%s took %v, %v over its %v %s", g.name(c), Precise(elapsed), Precise(g.rec.Overrun), Precise(b.allowed), b.what)
 	if b.hard > b.allowed {
 		detail += fmt.Sprintf(" (the margin is %v: --timemargin)", g.r.cfg.TimeMargin)
 	}

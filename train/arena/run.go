@@ -35,8 +35,11 @@ type runner struct {
 	// limits are the players' own limits per move and clocks their own
 	// clocks: Config.TimeControl with the limit options of their specs
 	// applied (see playerLimits).
-	limits   []clock.Limits
-	clocks   []clock.Control
+	limits []clock.Limits
+	clocks []clock.Control
+	// ownNodes marks the players whose spec sets a node limit of their
+	// own (nodes=N above 0).
+	ownNodes []bool
 	setup    player.Setup
 	openings []Opening
 	starts   []*env.Position
@@ -98,7 +101,7 @@ func newRunner(cfg Config) (*runner, error) {
 			return nil, fmt.Errorf("an SPRT tests two players, got %d", len(cfg.Players))
 		}
 		if err := cfg.SPRT.Validate(); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("sprt: %w", err)
 		}
 	}
 	if cfg.Log != nil {
@@ -119,6 +122,7 @@ func newRunner(cfg Config) (*runner, error) {
 			return nil, fmt.Errorf("player %q given twice (names must differ: e.g. random:seed=1, random:seed=2)", text)
 		}
 		seen[text] = true
+		_, ownNodes := s.Lookup("nodes")
 		s, tc, err := playerLimits(s, cfg.TimeControl)
 		if err != nil {
 			return nil, err
@@ -128,6 +132,7 @@ func newRunner(cfg Config) (*runner, error) {
 		}
 		r.specs = append(r.specs, s)
 		r.limits = append(r.limits, clock.Limits{Nodes: tc.Nodes, MoveTime: tc.MoveTime, Overhead: tc.Overhead})
+		r.ownNodes = append(r.ownNodes, ownNodes && tc.Nodes > 0)
 		r.clocks = append(r.clocks, clock.Control{Base: tc.WTime, Inc: tc.WInc})
 	}
 	if cfg.Anchor != "" && !seen[cfg.Anchor] {
@@ -217,8 +222,12 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 	}()
 	slots <- first
 	for i := range r.specs {
-		if _, err := r.get(ctx, first, i); err != nil {
+		p, err := r.get(ctx, first, i)
+		if err != nil {
 			return nil, err
+		}
+		if ni, ok := p.(player.NodeIgnorer); ok && r.ownNodes[i] {
+			return nil, fmt.Errorf("player %q: nodes=%d would be ignored: %s", r.specs[i].Text, r.limits[i].Nodes, ni.IgnoresNodes())
 		}
 	}
 	for i := 1; i < r.cfg.Concurrency && i < len(tasks); i++ {

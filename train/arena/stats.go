@@ -84,17 +84,22 @@ type SPRT struct {
 	Alpha, Beta float64
 }
 
-// ParseSPRT reads "elo0,elo1,alpha,beta", e.g. "0,10,0.05,0.05".
+// ParseSPRT reads "elo0,elo1,alpha,beta", e.g. "0,10,0.05,0.05". Its
+// errors say what is wrong with the text, which the caller names (the
+// flag it came from).
 func ParseSPRT(s string) (SPRT, error) {
 	parts := strings.Split(s, ",")
 	if len(parts) != 4 {
-		return SPRT{}, fmt.Errorf("sprt %q: want elo0,elo1,alpha,beta (e.g. 0,10,0.05,0.05)", s)
+		return SPRT{}, errors.New("want elo0,elo1,alpha,beta (e.g. 0,10,0.05,0.05)")
 	}
 	var v [4]float64
 	for i, p := range parts {
 		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil {
-			return SPRT{}, fmt.Errorf("sprt %q: %q is not a number", s, p)
+		switch {
+		case err != nil:
+			return SPRT{}, fmt.Errorf("%q is not a number", p)
+		case math.IsInf(f, 0) || math.IsNaN(f):
+			return SPRT{}, fmt.Errorf("%q is not a finite number", p)
 		}
 		v[i] = f
 	}
@@ -104,11 +109,13 @@ func ParseSPRT(s string) (SPRT, error) {
 
 // Validate checks the test's parameters.
 func (t SPRT) Validate() error {
-	if !(t.Elo1 > t.Elo0) {
-		return fmt.Errorf("sprt: elo1 (%g) must be greater than elo0 (%g)", t.Elo1, t.Elo0)
-	}
-	if !(t.Alpha > 0 && t.Alpha < 0.5 && t.Beta > 0 && t.Beta < 0.5) {
-		return errors.New("sprt: alpha and beta must lie between 0 and 0.5")
+	switch {
+	case math.IsInf(t.Elo0, 0) || math.IsNaN(t.Elo0) || math.IsInf(t.Elo1, 0) || math.IsNaN(t.Elo1):
+		return fmt.Errorf("elo0 and elo1 must be finite, got %g and %g", t.Elo0, t.Elo1)
+	case !(t.Elo1 > t.Elo0):
+		return fmt.Errorf("elo1 (%g) must be greater than elo0 (%g)", t.Elo1, t.Elo0)
+	case !(t.Alpha > 0 && t.Alpha < 0.5 && t.Beta > 0 && t.Beta < 0.5):
+		return errors.New("alpha and beta must lie between 0 and 0.5")
 	}
 	return nil
 }

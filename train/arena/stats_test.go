@@ -114,7 +114,7 @@ func TestSPRTKnownValues(t *testing.T) {
 			t.Errorf("LLR%v = %f, want 0", r, llr)
 		}
 	}
-	for _, bad := range []string{"10,0,0.05,0.05", "0,10,0.05", "0,10,0,0.05", "a,b,c,d"} {
+	for _, bad := range []string{"10,0,0.05,0.05", "0,10,0.05", "0,10,0,0.05", "a,b,c,d", "-inf,10,0.05,0.05", "0,+Inf,0.05,0.05", "NaN,10,0.05,0.05"} {
 		if _, err := ParseSPRT(bad); err == nil {
 			t.Errorf("ParseSPRT(%q): no error", bad)
 		}

@@ -43,6 +43,7 @@ type UCIEngine struct {
 	waitErr      error         // the process's exit, set before lines closes
 	reader       conc.WaitGroup
 	startTimeout time.Duration
+	log          io.Writer // the match's log, for the engine's error lines; nil: none
 	closed       bool
 	// score is the last score the engine printed during its last move
 	// (LastScore), valid when scored is set.
@@ -62,7 +63,12 @@ func NewUCIFromSpec(ctx context.Context, spec player.Spec, setup player.Setup) (
 // StartUCI starts the engine commandLine (split at spaces; quotes group),
 // completes the uci/uciok handshake, selects the variant with
 // "setoption name UCI_Variant", sends options and waits for readyok.
-// An engine that does not answer in time is an error naming it.
+// An engine that does not answer in time is an error naming it, and so is
+// one that reports an error ("info string error ...") before its readyok:
+// an engine whose set-up failed (weights it could not load, an option it
+// refused) would play as something else than the spec says. An option
+// UCI_Variant of another variant than the match's is refused before the
+// engine starts.
 func StartUCI(ctx context.Context, name, commandLine string, options []player.Option, setup player.Setup) (*UCIEngine, error) {
 	args, err := splitCommandLine(commandLine)
 	if err != nil {
@@ -71,6 +77,16 @@ func StartUCI(ctx context.Context, name, commandLine string, options []player.Op
 	if len(args) == 0 {
 		return nil, fmt.Errorf("engine %q: empty command line", name)
 	}
+	v := setup.Variant.Name
+	if v == "" {
+		v = env.Alice.Name
+	}
+	for _, o := range options {
+		if strings.EqualFold(o.Name, "UCI_Variant") && !strings.EqualFold(strings.TrimSpace(o.Value), v) {
+			return nil, fmt.Errorf("engine %q: option UCI_Variant=%s, but the match plays %s: the arena sets UCI_Variant to the match's variant itself (leave the option out, or play the match with --variant %s)",
+				name, o.Value, v, strings.TrimSpace(o.Value))
+		}
+	}
 	e := &UCIEngine{
 		name:         name,
 		commandLine:  commandLine,
@@ -78,6 +94,7 @@ func StartUCI(ctx context.Context, name, commandLine string, options []player.Op
 		done:         make(chan struct{}),
 		exited:       make(chan struct{}),
 		startTimeout: setup.StartTimeout,
+		log:          setup.Log,
 	}
 	if e.startTimeout <= 0 {
 		e.startTimeout = DefaultStartTimeout
@@ -111,8 +128,13 @@ func StartUCI(ctx context.Context, name, commandLine string, options []player.Op
 	}
 	var declared []string // option names the engine lists
 	var variants []string // UCI_Variant's choices, when it lists them
+	var errs []string     // its error lines before readyok
 	hasVariant := false
 	err = e.waitFor(ctx, "uciok", e.startTimeout, func(line string) {
+		if msg, ok := errorLine(line); ok {
+			errs = append(errs, msg)
+			return
+		}
 		name, typ, vars := parseOptionLine(line)
 		if name == "" {
 			return
@@ -128,10 +150,6 @@ func StartUCI(ctx context.Context, name, commandLine string, options []player.Op
 	if err != nil {
 		return nil, err
 	}
-	v := setup.Variant.Name
-	if v == "" {
-		v = env.Alice.Name
-	}
 	if hasVariant && len(variants) > 0 && !containsFold(variants, v) {
 		return nil, fmt.Errorf("engine %q does not play variant %q (its UCI_Variant choices: %s)", name, v, strings.Join(variants, " "))
 	}
@@ -146,22 +164,47 @@ func StartUCI(ctx context.Context, name, commandLine string, options []player.Op
 			return nil, err
 		}
 	}
-	if err := e.ready(ctx); err != nil {
+	later, err := e.ready(ctx)
+	if err != nil {
 		return nil, err
+	}
+	if errs = append(errs, later...); len(errs) > 0 {
+		return nil, fmt.Errorf("engine %q failed its set-up: %s", name, strings.Join(errs, "; "))
 	}
 	ok = true
 	return e, nil
 }
 
+// errorLine reads an engine's "info string error MESSAGE" line.
+func errorLine(line string) (msg string, ok bool) {
+	f := strings.Fields(line)
+	if len(f) < 3 || f[0] != "info" || f[1] != "string" || f[2] != "error" {
+		return "", false
+	}
+	return strings.Join(f[3:], " "), true
+}
+
+// logError passes an engine's error line to the match's log.
+func (e *UCIEngine) logError(msg string) {
+	if e.log != nil {
+		fmt.Fprintf(e.log, "%s: info string error %s\n", e.name, msg)
+	}
+}
+
 // Name returns the engine's name (its spec text).
 func (e *UCIEngine) Name() string { return e.name }
 
-// NewGame sends ucinewgame and waits for the engine to be ready.
+// NewGame sends ucinewgame and waits for the engine to be ready; error
+// lines it reports meanwhile go to the log.
 func (e *UCIEngine) NewGame(ctx context.Context) error {
 	if err := e.send("ucinewgame"); err != nil {
 		return err
 	}
-	return e.ready(ctx)
+	errs, err := e.ready(ctx)
+	for _, msg := range errs {
+		e.logError(msg)
+	}
+	return err
 }
 
 // Move sends the game so far and a go command, and returns the engine's
@@ -184,7 +227,9 @@ func (e *UCIEngine) Move(ctx context.Context, pos *env.Position, limits clock.Li
 				return env.NoMove, e.exitedError("while thinking")
 			}
 			f := strings.Fields(line)
-			if len(f) > 0 && f[0] == "info" {
+			if msg, ok := errorLine(line); ok {
+				e.logError(msg)
+			} else if len(f) > 0 && f[0] == "info" {
 				if cp, ok := infoScore(f); ok {
 					e.score, e.scored = cp, true
 				}
@@ -288,12 +333,19 @@ func (e *UCIEngine) send(line string) error {
 	return nil
 }
 
-// ready sends isready and waits for readyok.
-func (e *UCIEngine) ready(ctx context.Context) error {
+// ready sends isready and waits for readyok, returning the error lines
+// the engine sent before it.
+func (e *UCIEngine) ready(ctx context.Context) ([]string, error) {
 	if err := e.send("isready"); err != nil {
-		return err
+		return nil, err
 	}
-	return e.waitFor(ctx, "readyok", e.startTimeout, nil)
+	var errs []string
+	err := e.waitFor(ctx, "readyok", e.startTimeout, func(line string) {
+		if msg, ok := errorLine(line); ok {
+			errs = append(errs, msg)
+		}
+	})
+	return errs, err
 }
 
 // waitFor reads lines until one whose first word is token, passing the

@@ -119,7 +119,8 @@ func New(client *Client, engines []engine.Interface, cfg Config) (*Bot, error) {
 		return nil, fmt.Errorf("pychess: the number of games at once must be positive, got %d", cfg.MaxGames)
 	}
 	if cfg.MaxTC != (TimeControl{}) && cfg.MaxTC.Estimate() < cfg.MinTC.Estimate() {
-		return nil, fmt.Errorf("pychess: the slowest time control accepted (%v) is faster than the fastest (%v)", cfg.MaxTC, cfg.MinTC)
+		return nil, fmt.Errorf("pychess: the slowest time control accepted (%s) is faster than the fastest (%s): pychess compares base + %d increments",
+			clock.Lobby.Format(cfg.MaxTC.Control()), clock.Lobby.Format(cfg.MinTC.Control()), estimateMoves)
 	}
 	if cfg.Backoff.Initial <= 0 {
 		cfg.Backoff = DefaultBackoff

@@ -240,3 +240,18 @@ func TestWritePGNFile(t *testing.T) {
 		t.Errorf("the folder holds %d files, want the record alone", len(entries))
 	}
 }
+
+// A slowest time control below the fastest is refused, both written as
+// they were given (minutes+seconds), not in the PGN tag's seconds.
+func TestNewRefusesSlowestBelowFastest(t *testing.T) {
+	c, err := NewClient(DefaultServer, "tok", ClientOptions{Variants: []string{"alice"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	minTC, _ := ParseTimeControl("60+0")
+	maxTC, _ := ParseTimeControl("1+0")
+	_, err = New(c, fakes(1, pickEngine(firstLegal, 0)), Config{Variants: []string{"alice"}, MinTC: minTC, MaxTC: maxTC})
+	if err == nil || !strings.Contains(err.Error(), "(1+0) is faster than the fastest (60+0)") {
+		t.Fatalf("New: %v", err)
+	}
+}

@@ -17,8 +17,8 @@
 //     from-board prefix and target-board suffix where a square may hold
 //     men on several boards); UCI_Variant is any of env.VariantNames(),
 //     "position startpos" being the variant's start. A network plays the
-//     variant it was trained for only: setting another one with such
-//     weights loaded is refused (the engine's error names both).
+//     variant it was trained for only: with such weights named, go in
+//     another variant is refused (the engine's error names both).
 //   - Scores: "score mate N" for a proven mate, else "score cp C" with
 //     lc0's mapping of the value W−L (engine.Centipawns); with
 //     UCI_ShowWDL, "wdl W D L" in permille. With MultiPV N the N most
@@ -33,6 +33,15 @@
 //     movetime is not a number of at least 1 is not searched (no bestmove).
 //   - When the input ends during a search, the search stops and its best
 //     move so far is sent before the engine exits.
+//   - A network that cannot be loaded (a Weights file that is missing or
+//     damaged, weights of another variant than UCI_Variant) is reported
+//     at isready as "info string error ...", and every go is refused
+//     while it stands: "info string error go refused: ..." and "bestmove
+//     (none)", so that the engine never plays under its name with
+//     another evaluation and a GUI is not left waiting. Setting Weights
+//     to a network that loads, to none (the plain search, chosen) or to
+//     empty (the default), or UCI_Variant back to the weights' variant,
+//     ends it.
 package uci
 
 import (
@@ -324,6 +333,14 @@ func (s *session) parseGo(args []string) (lim clock.Limits, ok bool) {
 func (s *session) goCmd(ctx context.Context, args []string) {
 	lim, ok := s.parseGo(args)
 	if !ok {
+		return
+	}
+	// An engine told to load a network it cannot load does not play in
+	// its name with the plain search: the GUI is told why and gets no
+	// move, until Weights (or UCI_Variant) names something that loads.
+	if err := s.e.Ready(); err != nil {
+		s.errorf("go refused: %v; set Weights to a network that loads for %s, or to %s for the plain search", err, s.e.Options().Variant.Name, engine.NoWeights)
+		s.out.Printf("bestmove (none)")
 		return
 	}
 	pos := s.e.Position()

@@ -2,6 +2,7 @@ package uci
 
 import (
 	"context"
+	"errors"
 	"io"
 	"strings"
 	"sync"
@@ -292,5 +293,27 @@ func TestOptions(t *testing.T) {
 	script(t, e, "setoption name Weights value <empty>\n")
 	if e.Options().Weights != "" {
 		t.Errorf("Weights <empty> gave %q", e.Options().Weights)
+	}
+}
+
+// A network that cannot be loaded is reported at isready, and go is
+// refused while it stands (no search, "bestmove (none)"); once Ready
+// succeeds go searches again.
+func TestGoRefusedWhileTheNetworkCannotLoad(t *testing.T) {
+	e := enginetest.New()
+	e.ReadyErr = errors.New("engine: weights: /x.azck does not exist")
+	out := script(t, e, "isready\ngo nodes 5\n")
+	if !has(out, func(l string) bool { return l == "info string error engine: weights: /x.azck does not exist" }) {
+		t.Errorf("isready did not report the failure:\n%s", strings.Join(out, "\n"))
+	}
+	if !has(out, func(l string) bool {
+		return strings.HasPrefix(l, "info string error go refused: engine: weights: /x.azck does not exist; set Weights")
+	}) || out[len(out)-1] != "bestmove (none)" || len(e.Limits()) != 0 {
+		t.Errorf("go with a network that cannot load searched %d times:\n%s", len(e.Limits()), strings.Join(out, "\n"))
+	}
+	e.ReadyErr = nil
+	out = script(t, e, "go nodes 5\n")
+	if last := out[len(out)-1]; last == "bestmove (none)" || !strings.HasPrefix(last, "bestmove ") || len(e.Limits()) != 1 {
+		t.Errorf("go once the network loads: %d searches:\n%s", len(e.Limits()), strings.Join(out, "\n"))
 	}
 }

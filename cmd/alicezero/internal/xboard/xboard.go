@@ -590,8 +590,20 @@ func (x *session) setBoard(fen string) {
 	}
 	if err != nil {
 		x.invalid = "illegal position"
-		x.out.Printf("tellusererror Illegal position: %s", lines.Clip(oneLine(err.Error())))
+		x.out.Printf("tellusererror Illegal position: %s", clipFENs(oneLine(err.Error()), fen, pfen))
 		return
 	}
 	x.invalid = ""
+}
+
+// clipFENs shortens, in an error message, the quoted FENs it echoes (the
+// GUI's, which may be long, and the project's reading of it), leaving the
+// reason after them whole.
+func clipFENs(msg string, fens ...string) string {
+	for _, f := range fens {
+		if f != "" {
+			msg = strings.ReplaceAll(msg, strconv.Quote(f), strconv.Quote(lines.Clip(f)))
+		}
+	}
+	return msg
 }
