@@ -1,9 +1,7 @@
 package serve
 
 import (
-	"flag"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -453,81 +451,6 @@ func TestBrowserAliceMini(t *testing.T) {
 		t.Errorf("after a2-b4: %+v", lm)
 	}
 	noPageErrors(t, p)
-}
-
-// phoneShots, when set, is a folder TestBrowserPhoneWidth saves its
-// screenshots in, to look at.
-var phoneShots = flag.String("phone-shots", "", "save the phone-width screenshots in this folder")
-
-// TestBrowserPhoneWidth plays on a phone's screen (390×844, and the
-// narrowest the page promises, 360): nothing is wider than the screen
-// (no horizontal scrolling, the dark header across it), and after a move
-// both boards are still in view, the page not scrolled to the move list.
-func TestBrowserPhoneWidth(t *testing.T) {
-	for _, size := range [][2]int{{390, 844}, {360, 740}} {
-		for _, variant := range []string{"alice", "alice-3"} {
-			t.Run(fmt.Sprintf("%dx%d-%s", size[0], size[1], variant), func(t *testing.T) {
-				servetest.Chromium(t)
-				ts := newTestServer(t, Options{}, &fakeLoader{steps: 1})
-				p := servetest.Open(t, size[0], size[1])
-				p.Viewport(size[0], size[1])
-				p.Navigate(ts.URL + "/")
-				p.Eval(fmt.Sprintf(`(() => { const s = document.getElementById('set-variant'); s.value = %q; s.dispatchEvent(new Event('change')); return true; })()`, variant), new(bool))
-				p.WaitFor(10*time.Second, fmt.Sprintf(`document.body.dataset.variant === %q && document.body.dataset.ply === '0'`, variant))
-				check := func(when string) {
-					t.Helper()
-					var m struct {
-						Doc, View, Header int
-						Boards            []struct{ Top, Bottom, Left, Right float64 }
-						Wide              []string
-					}
-					p.Eval(`(() => {
-						const r = (e) => e.getBoundingClientRect();
-						const wide = [...document.querySelectorAll('body *')].filter((e) => e.offsetParent !== null && r(e).right > innerWidth + 0.5).slice(0, 5).map((e) => e.tagName + '#' + e.id + '.' + e.className);
-						return {doc: document.documentElement.scrollWidth, view: innerWidth, header: Math.round(r(document.querySelector('header.top')).width),
-							boards: [...document.querySelectorAll('#play-boards svg.board')].map((s) => ({top: r(s).top, bottom: r(s).bottom, left: r(s).left, right: r(s).right})), wide};
-					})()`, &m)
-					if m.Doc > m.View || len(m.Wide) > 0 {
-						t.Errorf("%s: the page is %d px wide in a %d px screen; too wide: %v", when, m.Doc, m.View, m.Wide)
-					}
-					if m.Header < m.View {
-						t.Errorf("%s: the header is %d px wide, the screen %d", when, m.Header, m.View)
-					}
-					if len(m.Boards) < 2 {
-						t.Fatalf("%s: %d boards", when, len(m.Boards))
-					}
-					for i, b := range m.Boards {
-						if b.Top < 0 || b.Bottom > float64(size[1]) || b.Left < 0 || b.Right > float64(m.View) {
-							t.Errorf("%s: board %d at %+v, out of the %dx%d screen", when, i, b, m.View, size[1])
-						}
-					}
-				}
-				check("at the start")
-				// A newcomer finds how Alice moves work.
-				var how string
-				p.Eval(`(() => { const d = document.getElementById('how-to-play'); d.open = true; return d ? d.textContent : ''; })()`, &how)
-				if !strings.Contains(how, "looking glass") || !strings.Contains(how, "empty on the other board") {
-					t.Errorf("no word on how to play: %q", how)
-				}
-				check("with how to play open")
-				// A review's mate names its result, which its positions do
-				// not carry.
-				var mate string
-				p.Eval(`import('./js/ui.js').then((m) => m.statusText({status: 'checkmate', side: 'black'}))`, &mate)
-				if mate != "Checkmate: White wins (1-0)" {
-					t.Errorf("a review's mate reads %q", mate)
-				}
-				g := p.CurrentGame()
-				p.ClickMove(firstMove(0, g.Legal))
-				p.WaitFor(10*time.Second, `Number(document.body.dataset.ply) >= 2 && document.body.dataset.thinking !== '1'`)
-				check("after a move and the reply")
-				if *phoneShots != "" {
-					p.Screenshot(filepath.Join(*phoneShots, fmt.Sprintf("phone-%dx%d-%s.png", size[0], size[1], variant)))
-				}
-				noPageErrors(t, p)
-			})
-		}
-	}
 }
 
 // A man dropped where it cannot go is not ignored without a word: the

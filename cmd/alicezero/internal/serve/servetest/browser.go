@@ -311,8 +311,27 @@ func (p *Page) Hover(sel string) {
 }
 
 // Viewport makes the page's viewport width×height CSS pixels, narrower
-// than a headless window may be (a phone's screen, 390×844).
+// than a headless window may be.
 func (p *Page) Viewport(width, height int) {
 	p.t.Helper()
 	p.do(10*time.Second, fmt.Sprintf("setting the viewport to %dx%d", width, height), chromedp.EmulateViewport(int64(width), int64(height)))
+}
+
+// Phone makes the tab a phone's or a tablet's screen of width×height CSS
+// pixels: a mobile viewport at two device pixels a CSS pixel, with touch.
+// As on a real phone, a page wider than the screen then widens the
+// layout viewport instead of overflowing it, and the screen shows a part
+// of it (window.visualViewport), so a test measures what a person sees
+// by the visual viewport, not innerWidth.
+func (p *Page) Phone(width, height int) {
+	p.t.Helper()
+	p.do(10*time.Second, fmt.Sprintf("emulating a %dx%d phone", width, height),
+		chromedp.EmulateViewport(int64(width), int64(height), chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))
+}
+
+// Tap taps the element a CSS selector finds, as a finger would (touch
+// emulation must be on: Phone).
+func (p *Page) Tap(sel string) {
+	p.t.Helper()
+	p.do(10*time.Second, "tapping "+sel, chromedp.Tap(chromedp.CSS(sel)))
 }

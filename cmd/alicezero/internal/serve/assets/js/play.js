@@ -156,7 +156,9 @@ export class PlayView {
   // the one that answers (its "engine" event).
   nameEngine() {
     const sel = this.$('set-weights');
-    document.getElementById('engine-name').textContent = sel.selectedOptions[0] ? sel.selectedOptions[0].textContent : '';
+    const label = sel.selectedOptions[0] ? sel.selectedOptions[0].textContent : '';
+    sel.title = label; // the select may be too narrow to show it all
+    document.getElementById('engine-name').textContent = label;
   }
 
   chooseWeights(id, label) {
