@@ -54,13 +54,13 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request, se *sessio
 	sr := newSearch(s.ctx, se, kind)
 	sr.weights = wc
 	if err := s.searchPosition(sr, &req, se); err != nil {
-		sr.stop()
+		sr.stop(errStopRefused)
 		return err
 	}
 	sr.lim = s.limits(req.Visits, req.MovetimeMS, sr.clocked)
 	if kind != kindReview {
 		if st := sr.root.Status(); st.IsOver() {
-			sr.stop()
+			sr.stop(errStopRefused)
 			return badRequest("nothing to search: the game is over (%s)", st)
 		}
 	}
@@ -209,7 +209,7 @@ func (s *Server) handleSearchStop(w http.ResponseWriter, r *http.Request, se *se
 	if err != nil {
 		return err
 	}
-	sr.stop()
+	sr.stop(errStopVisitor)
 	writeJSON(w, http.StatusOK, sr.summary())
 	return nil
 }

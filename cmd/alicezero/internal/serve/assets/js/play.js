@@ -152,6 +152,14 @@ export class PlayView {
     this.nameEngine();
   }
 
+  // namedEngine shows the engine a search's "engine" event names: its
+  // short name in the header, its full description in the title.
+  namedEngine(e) {
+    const el = document.getElementById('engine-name');
+    el.textContent = e.name || e.engine;
+    el.title = e.engine;
+  }
+
   // nameEngine shows the chosen engine in the header until a search names
   // the one that answers (its "engine" event).
   nameEngine() {
@@ -229,11 +237,15 @@ export class PlayView {
       return;
     }
     if (this.settings.analyse) this.startAnalysis();
-    else {
+    else if (this.searchKind === 'analyse') {
+      // Switched off while it thinks: its last report stays, ended.
+      this.stopSearch();
+      this.endPanel({ reason: 'stopped', text: 'stopped by you (“think on my moves” is off)' });
+    } else {
       this.stopSearch();
       // The engine's report on its last move stays until the game changes
       // otherwise.
-      if (!this.shownInfo) renderAnalysis(this.analysisBox, null, { idle: 'Tick “think on my moves” to see the engine’s view of your position.' });
+      if (!this.shownInfo) this.panel(null, { idle: 'Tick “think on my moves” to see the engine’s view of your position.' });
     }
   }
 
@@ -241,6 +253,21 @@ export class PlayView {
     if (this.search) this.search.close();
     this.search = null;
     this.searchKind = null;
+  }
+
+  // panel shows a search's report in the analysis pane (see
+  // renderAnalysis), remembered so that it can be marked ended.
+  panel(info, opts) {
+    this.panelInfo = info;
+    this.panelOpts = opts;
+    renderAnalysis(this.analysisBox, info, opts);
+  }
+
+  // endPanel marks the report shown as final, saying why its search
+  // ended; with none shown, the pane says it.
+  endPanel(end) {
+    if (this.panelInfo) this.panel({ ...this.panelInfo, final: true }, { ...this.panelOpts, end });
+    else this.panel(null, { idle: `The search ended: ${end.text}` });
   }
 
   limits() {
@@ -257,19 +284,27 @@ export class PlayView {
     this.searchKind = 'play';
     const fullmove = this.game.fullmove;
     const search = new Search({ kind: 'play', weights: this.settings.weights, ...this.playLimits() }, {
-      engine: (e) => { document.getElementById('engine-name').textContent = e.engine; },
-      info: (info) => renderAnalysis(this.analysisBox, info, { fullmove }),
+      engine: (e) => this.namedEngine(e),
+      info: (info) => { if (this.search === search) this.panel(info, { fullmove }); },
       done: (d) => {
         if (this.search !== search) return;
         this.search = null;
         this.searchKind = null;
-        if (d.info) renderAnalysis(this.analysisBox, d.info, { fullmove });
+        if (d.info) this.panel(d.info, { fullmove, end: d.end });
+        else if (d.end) this.endPanel(d.end);
         if (d.error) toast(`Engine: ${d.error}`, true);
-        this.shownInfo = Boolean(d.info);
+        this.shownInfo = Boolean(d.info || d.end);
         if (d.game) this.show(d.game, true);
         else this.showStatus();
       },
-      error: (e) => { toast(e.message, true); this.searchKind = null; this.showStatus(); },
+      error: (e) => {
+        if (this.search !== search) return;
+        this.search = null;
+        this.searchKind = null;
+        toast(e.message, true);
+        this.endPanel({ reason: 'error', text: e.message });
+        this.showStatus();
+      },
     });
     this.search = search;
     search.ready.catch((e) => {
@@ -287,17 +322,31 @@ export class PlayView {
     this.searchKind = 'analyse';
     const fullmove = this.game.fullmove;
     const search = new Search({ kind: 'analyse', weights: this.settings.weights, movetime_ms: this.info.max_movetime_ms }, {
-      engine: (e) => { document.getElementById('engine-name').textContent = e.engine; },
-      info: (info) => renderAnalysis(this.analysisBox, info, { fullmove }),
+      engine: (e) => this.namedEngine(e),
+      info: (info) => { if (this.search === search) this.panel(info, { fullmove }); },
       done: (d) => {
         if (this.search !== search) return;
         this.search = null;
         this.searchKind = null;
-        if (d.info) renderAnalysis(this.analysisBox, d.info, { fullmove });
+        if (d.info) this.panel(d.info, { fullmove, end: d.end });
+        else this.endPanel(d.end || { reason: 'error', text: d.error || 'the engine found nothing' });
+      },
+      error: (e) => {
+        if (this.search !== search) return;
+        this.search = null;
+        this.searchKind = null;
+        this.endPanel({ reason: 'error', text: e.message });
       },
     });
     this.search = search;
-    search.ready.catch((e) => toast(e.message, true));
+    this.panel(null, { idle: 'The engine is starting on your position…' });
+    search.ready.catch((e) => {
+      if (this.search !== search) return;
+      this.search = null;
+      this.searchKind = null;
+      toast(e.message, true);
+      this.endPanel({ reason: 'error', text: e.message });
+    });
   }
 
   // whyIllegal says why the man on from ({board, sq}) cannot go to to's
