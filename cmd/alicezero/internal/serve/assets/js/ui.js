@@ -150,14 +150,19 @@ export function moveList(ol, moves, startSide, startFullmove, current, onPick) {
     if (!white) n++;
     white = !white;
   });
-  // Scroll the list, not the page: the boards stay in view after a move.
+  scrollToCurrent(ol);
+}
+
+// scrollToCurrent scrolls a move list, not the page, to its current
+// move: the boards stay in view after a move. A hidden list cannot be
+// measured; showing its view scrolls it.
+export function scrollToCurrent(ol) {
   const cur = ol.querySelector('.current');
-  if (cur) {
-    const r = cur.getBoundingClientRect();
-    const box = ol.getBoundingClientRect();
-    if (r.top < box.top) ol.scrollTop -= box.top - r.top;
-    else if (r.bottom > box.bottom) ol.scrollTop += r.bottom - box.bottom;
-  }
+  if (!cur || ol.offsetParent === null) return;
+  const r = cur.getBoundingClientRect();
+  const box = ol.getBoundingClientRect();
+  if (r.top < box.top) ol.scrollTop -= box.top - r.top;
+  else if (r.bottom > box.bottom) ol.scrollTop += r.bottom - box.bottom;
 }
 
 // fenSide and fenFullmove read a FEN's side to move and move number.
