@@ -178,3 +178,34 @@ func TestBrowserStatusTexts(t *testing.T) {
 	}
 	noPageErrors(t, p)
 }
+
+// The how-to-play panel links to the rule book, which the server serves
+// in the page's style, and which fits a phone.
+func TestBrowserRulesPage(t *testing.T) {
+	servetest.Chromium(t)
+	ts := newTestServer(t, Options{}, nil)
+	p := servetest.Open(t, 360, 740)
+	p.Phone(360, 740)
+	p.Navigate(ts.URL + "/")
+	var href string
+	p.Eval(`document.getElementById('rules-link').href`, &href)
+	if href != ts.URL+"/rules" {
+		t.Fatalf("the rules link goes to %q", href)
+	}
+	p.NavigateTo(href)
+	var page struct {
+		Sections int
+		Header   string
+		Layout   float64
+		Visual   float64
+	}
+	p.Eval(`({sections: document.querySelectorAll('main.rules h2').length, header: getComputedStyle(document.querySelector('header.top')).backgroundColor,
+		layout: document.documentElement.scrollWidth, visual: visualViewport.width})`, &page)
+	if page.Sections < 8 || page.Header != "rgb(17, 24, 39)" || page.Layout > page.Visual+0.5 {
+		t.Errorf("the rules page: %+v", page)
+	}
+	if *phoneShots != "" {
+		p.Screenshot(filepath.Join(*phoneShots, "phone-360x740-rules.png"))
+	}
+	noPageErrors(t, p)
+}

@@ -84,6 +84,7 @@ func (s *Server) routes() (http.Handler, error) {
 		return nil, err
 	}
 	mux.Handle("/", files)
+	mux.Handle("/rules", rulesHandler(rulesPage()))
 	return s.guard(mux), nil
 }
 

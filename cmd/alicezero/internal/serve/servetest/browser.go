@@ -142,6 +142,13 @@ func (p *Page) Navigate(url string) {
 	p.do(30*time.Second, "loading "+url, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(`body[data-ready="1"]`)))
 }
 
+// NavigateTo loads url, a page other than the app's, and waits for it to
+// load.
+func (p *Page) NavigateTo(url string) {
+	p.t.Helper()
+	p.do(30*time.Second, "loading "+url, chromedp.Navigate(url), chromedp.WaitReady(chromedp.CSS("body")))
+}
+
 // Click clicks the element a CSS selector finds.
 func (p *Page) Click(sel string) {
 	p.t.Helper()
