@@ -21,6 +21,9 @@ const (
 	kindPlay searchKind = "play"
 	// kindReview evaluates every position of a line, one search each.
 	kindReview searchKind = "review"
+	// kindDraw answers a draw offered in the session's game: the engine
+	// searches it and accepts when it rates the position level.
+	kindDraw searchKind = "draw"
 )
 
 // The states of a search.
@@ -47,6 +50,9 @@ type search struct {
 	// its clock.
 	version int
 	clocked bool
+	// offeredBy is the side that offers a kindDraw search's draw; the
+	// engine plays the other.
+	offeredBy env.Colour
 
 	ctx    context.Context
 	cancel context.CancelCauseFunc

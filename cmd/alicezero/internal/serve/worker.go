@@ -77,6 +77,8 @@ type doneJSON struct {
 	Game    *gameJSON `json:"game,omitempty"`
 	Stale   bool      `json:"stale,omitempty"`
 	Timeout bool      `json:"timeout,omitempty"`
+	// Draw is a draw search's answer.
+	Draw *drawJSON `json:"draw,omitempty"`
 	// End says why the search ended.
 	End *endJSON `json:"end,omitempty"`
 }
@@ -159,8 +161,11 @@ func (s *Server) run(sr *search) {
 	end := s.searchEnd(sr, ctx, eng, lim, in)
 	d := doneJSON{Info: describeInfo(scratch, in.Info), End: &end}
 	sr.setLast(d.Info)
-	if sr.kind == kindPlay {
+	switch sr.kind {
+	case kindPlay:
 		s.playFound(sr, best, &d)
+	case kindDraw:
+		s.answerDraw(sr, in, &d)
 	}
 	state := stateDone
 	if sr.ctx.Err() != nil {
