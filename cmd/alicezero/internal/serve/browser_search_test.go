@@ -62,7 +62,7 @@ func TestBrowserSearchEndShown(t *testing.T) {
 	p, _ = openPage(t, Options{}, &fakeLoader{steps: 1, gate: gate})
 	choose(t, p, "#set-colour", "black")
 	p.WaitFor(10*time.Second, `document.body.dataset.thinking === '1'`)
-	p.Click("#btn-engine") // Move now
+	p.Click("#btn-engine") // Move now, perhaps before the server has named the search
 	p.WaitFor(10*time.Second, `document.body.dataset.ply === '1' && document.getElementById('play-analysis').dataset.end === 'stopped'`)
 	if a := playAnalysis(t, p); !strings.Contains(a.Text, "Search ended: stopped by you") {
 		t.Errorf("after Move now: %+v", a)
