@@ -220,9 +220,11 @@ func TestBrowserPlayBlack(t *testing.T) {
 		t.Errorf("playing Black: a1 at %v, a8 at %v; want a8 below", whiteTop, blackTop)
 	}
 	var names []string
-	p.Eval(`[...document.querySelectorAll('#play-clocks .clock-who')].map(e => e.textContent)`, &names)
+	// The bars beside the boards: the engine's (White's) above, yours below.
+	p.Eval(`[...document.querySelectorAll('#play-area .player-bar')].sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)
+		.map(e => e.querySelector('.player-name').textContent)`, &names)
 	if strings.Join(names, ",") != "AliceZero,You" {
-		t.Errorf("clock names %q", names)
+		t.Errorf("the bars from the top: %q", names)
 	}
 	g = p.PlayAs("black", 11, firstMove, 20*time.Second)
 	if g.Ply < 11 && g.Status == "ongoing" {
@@ -254,7 +256,7 @@ func TestBrowserClock(t *testing.T) {
 		t.Errorf("time controls offered: %q", options)
 	}
 	var hidden bool
-	p.Eval(`document.getElementById('play-clocks').classList.contains('hidden')`, &hidden)
+	p.Eval(`document.getElementById('clock-white').classList.contains('hidden') && document.getElementById('clock-black').classList.contains('hidden')`, &hidden)
 	if !hidden {
 		t.Error("an untimed game shows clocks")
 	}
@@ -273,7 +275,7 @@ func TestBrowserClock(t *testing.T) {
 	// A preset, before any move: a new game on it at once, both clocks
 	// full and stopped until the first move.
 	choose(t, p, "#set-clock", "3+2")
-	p.WaitFor(10*time.Second, `!document.getElementById('play-clocks').classList.contains('hidden')`)
+	p.WaitFor(10*time.Second, `!document.getElementById('clock-white').classList.contains('hidden')`)
 	var shown map[string]string
 	p.Eval(`({white: document.querySelector('#clock-white .clock-time').textContent, black: document.querySelector('#clock-black .clock-time').textContent,
 		cls: document.getElementById('clock-white').className + '|' + document.getElementById('clock-black').className,

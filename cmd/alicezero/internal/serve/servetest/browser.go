@@ -336,6 +336,13 @@ func (p *Page) Phone(width, height int) {
 		chromedp.EmulateViewport(int64(width), int64(height), chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))
 }
 
+// Keys types keys on the page, as a person at the keyboard would: runes,
+// or the key names of package chromedp/kb (kb.ArrowLeft, kb.Escape).
+func (p *Page) Keys(keys string) {
+	p.t.Helper()
+	p.do(10*time.Second, fmt.Sprintf("typing %q", keys), chromedp.KeyEvent(keys))
+}
+
 // Tap taps the element a CSS selector finds, as a finger would (touch
 // emulation must be on: Phone).
 func (p *Page) Tap(sel string) {

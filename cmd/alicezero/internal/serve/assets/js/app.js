@@ -32,7 +32,10 @@ async function main() {
     if (changed) window.scrollTo(0, 0);
     for (const ol of document.querySelectorAll(`#view-${name} .movelist`)) scrollToCurrent(ol);
   };
-  views.play = new PlayView(info);
+  views.play = new PlayView(info, async (pgn) => {
+    await views.review.openText(pgn);
+    showView('review');
+  });
   views.review = new ReviewView(info, views.play, showView);
   views.training = new TrainingView(info, views.play, views.review, showView);
   for (const b of document.querySelectorAll('#tabs .tab')) b.addEventListener('click', () => showView(b.dataset.view));

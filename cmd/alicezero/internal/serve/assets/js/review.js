@@ -5,7 +5,7 @@ import { api, Search } from './api.js';
 import { TwinBoards } from './board.js';
 import { renderAnalysis, scoreText } from './analysis.js';
 import { lineChart } from './charts.js';
-import { toast, statusText, moveList } from './ui.js';
+import { toast, statusText, moveList, typing } from './ui.js';
 
 export class ReviewView {
   constructor(info, play, showView) {
@@ -46,14 +46,23 @@ export class ReviewView {
       this.showView('play');
     });
     document.addEventListener('keydown', (ev) => {
-      if (!document.getElementById('view-review').classList.contains('active') || ev.target.closest('textarea, input, select')) return;
+      if (!document.getElementById('view-review').classList.contains('active') || typing(ev)) return;
       const keys = { ArrowLeft: this.ply - 1, ArrowRight: this.ply + 1, Home: 0, End: this.game ? this.game.moves.length : 0 };
       if (ev.key in keys) {
         ev.preventDefault();
         this.go(keys[ev.key]);
+      } else if (ev.key === 'f' || ev.key === 'F') {
+        ev.preventDefault();
+        this.boards.flip();
       }
     });
     this.idleAnalysis();
+  }
+
+  // openText shows a PGN text's first game, the text in the Game panel.
+  openText(text) {
+    this.$('rv-text').value = text;
+    return this.open(text);
   }
 
   // open reads a PGN text and shows its game number index.
