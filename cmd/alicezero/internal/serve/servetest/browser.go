@@ -302,6 +302,21 @@ func (p *Page) Screenshot(path string) {
 	}
 }
 
+// ScreenshotView saves what the screen shows (the viewport, not the whole
+// page) as a PNG file.
+func (p *Page) ScreenshotView(path string) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.Ctx, 30*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		p.t.Fatalf("screenshot: %v", err)
+	}
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
 // Drag drags with the mouse from the centre of one element to the centre
 // of another, in small steps, as a person would.
 func (p *Page) Drag(from, to string) {
