@@ -314,6 +314,19 @@ func TestBrowserClock(t *testing.T) {
 	if !slices.Contains(strings.Fields(white), "running") || !slices.Contains(strings.Fields(white), "low") || slices.Contains(strings.Fields(black), "running") {
 		t.Errorf("while White thinks: classes %q", before)
 	}
+	// The clocks are beside the boards, each at its side's end, in its
+	// side's bar, White's lit.
+	var place struct {
+		BlackBottom, BoardsTop, BoardsBottom, WhiteTop float64
+		WhiteLit, BlackLit                             bool
+	}
+	p.Eval(`(() => { const r = (id) => document.getElementById(id).getBoundingClientRect();
+		return {blackBottom: r('clock-black').bottom, boardsTop: r('play-boards').top, boardsBottom: r('play-boards').bottom, whiteTop: r('clock-white').top,
+			whiteLit: document.getElementById('bar-white').classList.contains('to-move'), blackLit: document.getElementById('bar-black').classList.contains('to-move')}; })()`, &place)
+	if place.BlackBottom > place.BoardsTop || place.WhiteTop < place.BoardsBottom || place.BoardsTop-place.BlackBottom > 20 || place.WhiteTop-place.BoardsBottom > 20 ||
+		!place.WhiteLit || place.BlackLit {
+		t.Errorf("the clocks: %+v; want Black's just above the boards, White's just below and lit", place)
+	}
 	p.WaitFor(15*time.Second, `document.getElementById('clock-white').classList.contains('flagged') && document.body.dataset.clock === ''`)
 	var status, whiteTime string
 	p.Eval(`document.getElementById('play-status').textContent`, &status)

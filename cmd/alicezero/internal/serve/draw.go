@@ -3,6 +3,7 @@ package serve
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/alicezero/alicezero/env"
 )
@@ -53,19 +54,11 @@ func (s *Server) answerDraw(sr *search, in searched, d *doneJSON) {
 	}
 	ans := drawAnswer(side, value)
 	d.Draw = &ans
-	se := sr.owner
-	se.mu.Lock()
-	defer se.mu.Unlock()
-	g := se.game
-	if g.version != sr.version {
-		d.Stale = true
-		return
-	}
-	now := s.now()
-	g.tick(now)
-	if ans.Accepted && !g.isOver() {
-		_ = g.agreeDraw(now) // the game is not over: no error
-	}
-	st := g.state(now)
-	d.Game = &st
+	s.inGame(sr, d, func(g *game, now time.Time) {
+		if ans.Accepted && !g.isOver() {
+			_ = g.agreeDraw(now) // the game is not over: no error
+		}
+		st := g.state(now)
+		d.Game = &st
+	})
 }

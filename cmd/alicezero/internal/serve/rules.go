@@ -38,18 +38,12 @@ func rulesPage() string {
 `
 }
 
-// rulesHandler serves the rule book, page.
-func rulesHandler(page string) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-			return
-		}
+// rulesHandler serves the rule book, body its page.
+func rulesHandler(body string) http.Handler {
+	return page(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-cache")
-		fmt.Fprint(w, page)
-	})
+		fmt.Fprint(w, body)
+	}))
 }
 
 // renderMarkdown writes the Markdown the rule book uses as HTML: headings,

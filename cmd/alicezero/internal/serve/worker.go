@@ -199,6 +199,24 @@ func (s *Server) engineClock(sr *search) (clock.Limits, time.Duration, *doneJSON
 // unless the game changed during the search or, in a timed game, the
 // engine's time ran out before the move came.
 func (s *Server) playFound(sr *search, m env.Move, d *doneJSON) {
+	s.inGame(sr, d, func(g *game, now time.Time) {
+		if g.isOver() {
+			d.Timeout = true
+			st := g.state(now)
+			d.Game = &st
+			return
+		}
+		played := describeMove(g.pos, m)
+		g.makeMove(m, now)
+		st := g.state(now)
+		d.Played, d.Game = &played, &st
+	})
+}
+
+// inGame runs f on sr's session game, under the session's lock and at one
+// moment (a flag that fell by then seen first), when it is still the game
+// sr searched; else it marks d stale.
+func (s *Server) inGame(sr *search, d *doneJSON, f func(g *game, now time.Time)) {
 	se := sr.owner
 	se.mu.Lock()
 	defer se.mu.Unlock()
@@ -209,16 +227,7 @@ func (s *Server) playFound(sr *search, m env.Move, d *doneJSON) {
 	}
 	now := s.now()
 	g.tick(now)
-	if g.isOver() {
-		d.Timeout = true
-		st := g.state(now)
-		d.Game = &st
-		return
-	}
-	played := describeMove(g.pos, m)
-	g.makeMove(m, now)
-	st := g.state(now)
-	d.Played, d.Game = &played, &st
+	f(g, now)
 }
 
 // plyJSON is a review's evaluation of one position of the line: Ply

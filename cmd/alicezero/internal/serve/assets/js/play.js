@@ -38,6 +38,7 @@ export class PlayView {
       chooseBoard,
     });
     this.area = document.getElementById('play-area');
+    for (const side of ['white', 'black']) fillBar(this.$(`bar-${side}`), side);
     this.analysisBox = document.getElementById('play-analysis');
     // The page's clocks reaching zero asks the server, which rules on it.
     this.clocks = new Clocks(this.area, () => this.load());
@@ -687,6 +688,26 @@ export class PlayView {
       this.show(await api('POST', '/game/load', { ...request, time_control: this.timeControl() }));
     } catch (e) { toast(e.message, true); }
   }
+}
+
+// fillBar makes side's bar: a disc of its colour, its player's name, the
+// men it has taken and its lead (#material-SIDE), and its clock
+// (#clock-SIDE, hidden in an untimed game).
+function fillBar(bar, side) {
+  const name = side === 'white' ? 'White' : 'Black';
+  const el = (tag, attrs, text) => {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text) e.textContent = text;
+    return e;
+  };
+  const clock = el('div', { class: 'clock hidden', id: `clock-${side}`, 'data-side': side });
+  clock.appendChild(el('span', { class: 'clock-time', role: 'timer' }, '0:00'));
+  bar.replaceChildren(
+    el('span', { class: `clock-side ${side}`, 'aria-hidden': 'true' }),
+    el('span', { class: 'player-name' }, name),
+    el('span', { class: 'material', id: `material-${side}`, title: `The men ${name} has taken, by the board they were taken on, and ${name}'s lead in material` }),
+    clock);
 }
 
 // sameLine reports whether game b goes on from a's first ply moves.
