@@ -86,3 +86,25 @@ func TestBrowserHeaderNamesEngineOnce(t *testing.T) {
 	}
 	noPageErrors(t, p)
 }
+
+// A search of Review's takes the place of Play's analysis (a visitor has
+// one search at a time); back in Play, the analysis starts again.
+func TestBrowserPlayAnalysisResumes(t *testing.T) {
+	p, _ := openPage(t, Options{}, &fakeLoader{steps: 400, delay: 50 * time.Millisecond})
+	choose(t, p, "#set-colour", "both")
+	p.Click("#set-analyse")
+	p.WaitFor(10*time.Second, `document.getElementById('play-analysis').dataset.state === 'thinking'`)
+	p.Click(`#tabs [data-view=review]`)
+	p.SetValue("#rv-text", reviewPGN)
+	p.Click("#rv-load")
+	p.WaitFor(10*time.Second, `document.body.dataset.reviewPly === '5'`)
+	p.Click("#rv-first")
+	p.Click("#rv-analyse")
+	p.WaitFor(10*time.Second, `document.getElementById('rv-analysis').dataset.state === 'thinking' && document.getElementById('play-analysis').dataset.state === 'ended'`)
+	if a := playAnalysis(t, p); !strings.Contains(a.Text, "a newer search took its place") {
+		t.Errorf("Play's analysis, replaced: %+v", a)
+	}
+	p.Click(`#tabs [data-view=play]`)
+	p.WaitFor(10*time.Second, `document.getElementById('play-analysis').dataset.state === 'thinking'`)
+	noPageErrors(t, p)
+}

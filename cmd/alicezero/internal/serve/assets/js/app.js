@@ -30,6 +30,9 @@ async function main() {
     // scrolled to), its move list showing its current move, which it
     // could not scroll to while hidden.
     if (changed) window.scrollTo(0, 0);
+    // Back in Play, what the game calls for goes on: a search another
+    // view's took the place of is started again.
+    if (changed && name === 'play') views.play.resume();
     for (const ol of document.querySelectorAll(`#view-${name} .movelist`)) scrollToCurrent(ol);
   };
   views.play = new PlayView(info, async (pgn) => {

@@ -108,6 +108,13 @@ export class PlayView {
     this.setFlipped(s.colour === 'black');
   }
 
+  // resume starts what the game calls for (the engine's move, an
+  // analysis) when nothing runs, as after another view's search took the
+  // place of this view's.
+  resume() {
+    if (this.game && !this.search) this.next();
+  }
+
   // bindKeys lets the keyboard do what the buttons do, as in Review: ←
   // and → step through the game's positions, Home and End go to its start
   // and back to the game, f turns the boards round, Escape puts down a
