@@ -25,7 +25,8 @@ import (
 )
 
 // screenshots, when set, is the folder TestServeInBrowser saves the
-// play and training views in (docs/ holds them):
+// play view (at a desktop's width and a phone's) and the training view in
+// (docs/ holds them):
 //
 //	go test ./cmd/alicezero -run TestServeInBrowser -screenshots ../../docs
 var screenshots = flag.String("screenshots", "", "save screenshots of the web page's play and training views in this folder")
@@ -179,6 +180,11 @@ func TestServeInBrowser(t *testing.T) {
 	if *screenshots != "" {
 		p.Hover(`#charts .chart svg`)
 		p.Screenshot(filepath.Join(*screenshots, "web-training.png"))
+		// The play view on a phone's screen, as it shows it.
+		p.Click(`#tabs [data-view=play]`)
+		p.Phone(390, 844)
+		p.WaitFor(10*time.Second, `document.documentElement.scrollWidth <= visualViewport.width`)
+		p.ScreenshotView(filepath.Join(*screenshots, "web-play-phone.png"))
 	}
 	if errs := p.Errors(); len(errs) > 0 {
 		t.Errorf("the page logged errors:\n%s", strings.Join(errs, "\n"))

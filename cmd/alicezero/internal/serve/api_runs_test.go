@@ -223,6 +223,32 @@ func TestRunsNamedNotByPath(t *testing.T) {
 	}
 }
 
+// The header names the engine that answers once: a checkpoint of another
+// variant is the plain search, said in a few words, not the engine's
+// description that names the checkpoint three times.
+func TestSearchNamesEngine(t *testing.T) {
+	dir := makeRun(t, "othervariant-1", 2)
+	c := newClient(t, newTestServer(t, Options{RunsDir: dir}, nil))
+	for weights, want := range map[string]string{
+		"run:othervariant-1": "plain search (othervariant-1 iter-000002 does not play alice)",
+		"default":            "fake engine (none, alice)",
+	} {
+		var sj searchJSON
+		c.call("POST", "/api/search", map[string]any{"weights": weights, "visits": 5}, http.StatusAccepted, &sj)
+		var e struct{ Engine, Name string }
+		for _, ev := range c.events(sj.ID) {
+			if ev.name == "engine" {
+				if err := json.Unmarshal([]byte(ev.data), &e); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if e.Name != want || !strings.HasPrefix(e.Engine, "fake engine") && !strings.Contains(e.Engine, "not alice") {
+			t.Errorf("weights %s: engine %+v, want the name %q", weights, e, want)
+		}
+	}
+}
+
 func TestPublicPaths(t *testing.T) {
 	runsDir := filepath.Join(t.TempDir(), "runs")
 	s := &Server{opts: Options{RunsDir: runsDir}}

@@ -18,7 +18,13 @@ func assets() (http.Handler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("serve: embedded assets: %w", err)
 	}
-	files := http.FileServerFS(sub)
+	return page(http.FileServerFS(sub)), nil
+}
+
+// page serves h's pages to GET and HEAD (others get 405), to be checked
+// for a change at every load (no-cache): a new binary's page is seen at
+// once.
+func page(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
@@ -26,6 +32,6 @@ func assets() (http.Handler, error) {
 			return
 		}
 		w.Header().Set("Cache-Control", "no-cache")
-		files.ServeHTTP(w, r)
-	}), nil
+		h.ServeHTTP(w, r)
+	})
 }

@@ -1,9 +1,7 @@
 package serve
 
 import (
-	"flag"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -222,9 +220,11 @@ func TestBrowserPlayBlack(t *testing.T) {
 		t.Errorf("playing Black: a1 at %v, a8 at %v; want a8 below", whiteTop, blackTop)
 	}
 	var names []string
-	p.Eval(`[...document.querySelectorAll('#play-clocks .clock-who')].map(e => e.textContent)`, &names)
+	// The bars beside the boards: the engine's (White's) above, yours below.
+	p.Eval(`[...document.querySelectorAll('#play-area .player-bar')].sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)
+		.map(e => e.querySelector('.player-name').textContent)`, &names)
 	if strings.Join(names, ",") != "AliceZero,You" {
-		t.Errorf("clock names %q", names)
+		t.Errorf("the bars from the top: %q", names)
 	}
 	g = p.PlayAs("black", 11, firstMove, 20*time.Second)
 	if g.Ply < 11 && g.Status == "ongoing" {
@@ -256,7 +256,7 @@ func TestBrowserClock(t *testing.T) {
 		t.Errorf("time controls offered: %q", options)
 	}
 	var hidden bool
-	p.Eval(`document.getElementById('play-clocks').classList.contains('hidden')`, &hidden)
+	p.Eval(`document.getElementById('clock-white').classList.contains('hidden') && document.getElementById('clock-black').classList.contains('hidden')`, &hidden)
 	if !hidden {
 		t.Error("an untimed game shows clocks")
 	}
@@ -275,7 +275,7 @@ func TestBrowserClock(t *testing.T) {
 	// A preset, before any move: a new game on it at once, both clocks
 	// full and stopped until the first move.
 	choose(t, p, "#set-clock", "3+2")
-	p.WaitFor(10*time.Second, `!document.getElementById('play-clocks').classList.contains('hidden')`)
+	p.WaitFor(10*time.Second, `!document.getElementById('clock-white').classList.contains('hidden')`)
 	var shown map[string]string
 	p.Eval(`({white: document.querySelector('#clock-white .clock-time').textContent, black: document.querySelector('#clock-black .clock-time').textContent,
 		cls: document.getElementById('clock-white').className + '|' + document.getElementById('clock-black').className,
@@ -313,6 +313,19 @@ func TestBrowserClock(t *testing.T) {
 	white, black, _ := strings.Cut(before, "|")
 	if !slices.Contains(strings.Fields(white), "running") || !slices.Contains(strings.Fields(white), "low") || slices.Contains(strings.Fields(black), "running") {
 		t.Errorf("while White thinks: classes %q", before)
+	}
+	// The clocks are beside the boards, each at its side's end, in its
+	// side's bar, White's lit.
+	var place struct {
+		BlackBottom, BoardsTop, BoardsBottom, WhiteTop float64
+		WhiteLit, BlackLit                             bool
+	}
+	p.Eval(`(() => { const r = (id) => document.getElementById(id).getBoundingClientRect();
+		return {blackBottom: r('clock-black').bottom, boardsTop: r('play-boards').top, boardsBottom: r('play-boards').bottom, whiteTop: r('clock-white').top,
+			whiteLit: document.getElementById('bar-white').classList.contains('to-move'), blackLit: document.getElementById('bar-black').classList.contains('to-move')}; })()`, &place)
+	if place.BlackBottom > place.BoardsTop || place.WhiteTop < place.BoardsBottom || place.BoardsTop-place.BlackBottom > 20 || place.WhiteTop-place.BoardsBottom > 20 ||
+		!place.WhiteLit || place.BlackLit {
+		t.Errorf("the clocks: %+v; want Black's just above the boards, White's just below and lit", place)
 	}
 	p.WaitFor(15*time.Second, `document.getElementById('clock-white').classList.contains('flagged') && document.body.dataset.clock === ''`)
 	var status, whiteTime string
@@ -453,81 +466,6 @@ func TestBrowserAliceMini(t *testing.T) {
 		t.Errorf("after a2-b4: %+v", lm)
 	}
 	noPageErrors(t, p)
-}
-
-// phoneShots, when set, is a folder TestBrowserPhoneWidth saves its
-// screenshots in, to look at.
-var phoneShots = flag.String("phone-shots", "", "save the phone-width screenshots in this folder")
-
-// TestBrowserPhoneWidth plays on a phone's screen (390×844, and the
-// narrowest the page promises, 360): nothing is wider than the screen
-// (no horizontal scrolling, the dark header across it), and after a move
-// both boards are still in view, the page not scrolled to the move list.
-func TestBrowserPhoneWidth(t *testing.T) {
-	for _, size := range [][2]int{{390, 844}, {360, 740}} {
-		for _, variant := range []string{"alice", "alice-3"} {
-			t.Run(fmt.Sprintf("%dx%d-%s", size[0], size[1], variant), func(t *testing.T) {
-				servetest.Chromium(t)
-				ts := newTestServer(t, Options{}, &fakeLoader{steps: 1})
-				p := servetest.Open(t, size[0], size[1])
-				p.Viewport(size[0], size[1])
-				p.Navigate(ts.URL + "/")
-				p.Eval(fmt.Sprintf(`(() => { const s = document.getElementById('set-variant'); s.value = %q; s.dispatchEvent(new Event('change')); return true; })()`, variant), new(bool))
-				p.WaitFor(10*time.Second, fmt.Sprintf(`document.body.dataset.variant === %q && document.body.dataset.ply === '0'`, variant))
-				check := func(when string) {
-					t.Helper()
-					var m struct {
-						Doc, View, Header int
-						Boards            []struct{ Top, Bottom, Left, Right float64 }
-						Wide              []string
-					}
-					p.Eval(`(() => {
-						const r = (e) => e.getBoundingClientRect();
-						const wide = [...document.querySelectorAll('body *')].filter((e) => e.offsetParent !== null && r(e).right > innerWidth + 0.5).slice(0, 5).map((e) => e.tagName + '#' + e.id + '.' + e.className);
-						return {doc: document.documentElement.scrollWidth, view: innerWidth, header: Math.round(r(document.querySelector('header.top')).width),
-							boards: [...document.querySelectorAll('#play-boards svg.board')].map((s) => ({top: r(s).top, bottom: r(s).bottom, left: r(s).left, right: r(s).right})), wide};
-					})()`, &m)
-					if m.Doc > m.View || len(m.Wide) > 0 {
-						t.Errorf("%s: the page is %d px wide in a %d px screen; too wide: %v", when, m.Doc, m.View, m.Wide)
-					}
-					if m.Header < m.View {
-						t.Errorf("%s: the header is %d px wide, the screen %d", when, m.Header, m.View)
-					}
-					if len(m.Boards) < 2 {
-						t.Fatalf("%s: %d boards", when, len(m.Boards))
-					}
-					for i, b := range m.Boards {
-						if b.Top < 0 || b.Bottom > float64(size[1]) || b.Left < 0 || b.Right > float64(m.View) {
-							t.Errorf("%s: board %d at %+v, out of the %dx%d screen", when, i, b, m.View, size[1])
-						}
-					}
-				}
-				check("at the start")
-				// A newcomer finds how Alice moves work.
-				var how string
-				p.Eval(`(() => { const d = document.getElementById('how-to-play'); d.open = true; return d ? d.textContent : ''; })()`, &how)
-				if !strings.Contains(how, "looking glass") || !strings.Contains(how, "empty on the other board") {
-					t.Errorf("no word on how to play: %q", how)
-				}
-				check("with how to play open")
-				// A review's mate names its result, which its positions do
-				// not carry.
-				var mate string
-				p.Eval(`import('./js/ui.js').then((m) => m.statusText({status: 'checkmate', side: 'black'}))`, &mate)
-				if mate != "Checkmate: White wins (1-0)" {
-					t.Errorf("a review's mate reads %q", mate)
-				}
-				g := p.CurrentGame()
-				p.ClickMove(firstMove(0, g.Legal))
-				p.WaitFor(10*time.Second, `Number(document.body.dataset.ply) >= 2 && document.body.dataset.thinking !== '1'`)
-				check("after a move and the reply")
-				if *phoneShots != "" {
-					p.Screenshot(filepath.Join(*phoneShots, fmt.Sprintf("phone-%dx%d-%s.png", size[0], size[1], variant)))
-				}
-				noPageErrors(t, p)
-			})
-		}
-	}
 }
 
 // A man dropped where it cannot go is not ignored without a word: the

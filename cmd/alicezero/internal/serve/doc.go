@@ -8,13 +8,20 @@
 // mcts/engine), from a Loader that turns a weights choice into one;
 // cmd/alicezero wires the real engine in, the tests enginetest's fake. A
 // search sets the engine's game, runs Go with clock.Limits and reports
-// its mcts.Info as JSON. Each visitor gets a session (a cookie) with their
-// own game; searches wait in a bounded queue served by a fixed number of
-// workers, and report their progress as server-sent events. A game may
-// be timed: the server alone keeps its clocks (gameclock.go) and hands
-// them to the engine's time manager (internal/clock). Training runs are
-// read from a runs folder (see runs.go for the layout). The server logs
-// through log/slog (Options.Logger), as the pychess bot does.
+// its mcts.Info as JSON, and its last event says why it ended (end.go):
+// its limits reached, a mate or result proven, stopped and by what, an
+// error, or the engine's own early end. Each visitor gets a session (a
+// cookie) with their own game; searches wait in a bounded queue served by
+// a fixed number of workers, and report their progress as server-sent
+// events. A game may be timed: the server alone keeps its clocks
+// (gameclock.go) and hands them to the engine's time manager
+// (internal/clock). It ends by the rules, on time, by a resignation, or by
+// a draw agreed: a draw offered to the engine is a search whose
+// evaluation answers it (draw.go). Training runs are read from a runs
+// folder (see runs.go for the layout). The page links to the rule book,
+// docs/RULES.md, which the server embeds and serves rendered (rules.go).
+// The server logs through log/slog (Options.Logger), as the pychess bot
+// does.
 //
 // Typical use:
 //

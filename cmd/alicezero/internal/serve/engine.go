@@ -28,6 +28,14 @@ const PlainWeights = "none"
 // reportInterval is how often a running search reports to the page.
 const reportInterval = 250 * time.Millisecond
 
+// searched is a finished search: its final report, and whether the
+// search proved the root's value (a mate, or a draw it cannot escape),
+// which ends a search before its limits.
+type searched struct {
+	mcts.Info
+	Proven bool
+}
+
 // searchOn searches pos (whose move history counts for repetitions) on
 // eng within lim. report, when not nil, receives the progress reports
 // while the search runs (the final one is the Info returned, Final set,
@@ -35,12 +43,12 @@ const reportInterval = 250 * time.Millisecond
 // early: it then returns the best found so far. A position without legal
 // moves is an error; so is a search that found nothing, the Info then
 // holding at most the engine's makeshift move.
-func searchOn(ctx context.Context, eng engine.Interface, pos *env.Position, lim clock.Limits, report func(mcts.Info)) (mcts.Info, error) {
+func searchOn(ctx context.Context, eng engine.Interface, pos *env.Position, lim clock.Limits, report func(mcts.Info)) (searched, error) {
 	if v := eng.Options().Variant; v != pos.Variant() {
-		return mcts.Info{}, fmt.Errorf("a position of variant %s for an engine of %s", pos.Variant().Name, v.Name)
+		return searched{}, fmt.Errorf("a position of variant %s for an engine of %s", pos.Variant().Name, v.Name)
 	}
 	if err := setGame(eng, pos); err != nil {
-		return mcts.Info{}, err
+		return searched{}, err
 	}
 	start := time.Now()
 	progress := mcts.Progress{Interval: reportInterval}
@@ -52,7 +60,7 @@ func searchOn(ctx context.Context, eng engine.Interface, pos *env.Position, lim 
 		}
 	}
 	res, err := eng.Go(ctx, lim, progress)
-	in := mcts.Info{Final: true, PV: res.PV}
+	in := searched{Info: mcts.Info{Final: true, PV: res.PV}}
 	if len(in.PV) == 0 && res.BestMove != env.NoMove {
 		in.PV = []env.Move{res.BestMove}
 	}
@@ -63,6 +71,7 @@ func searchOn(ctx context.Context, eng engine.Interface, pos *env.Position, lim 
 	// network that failed to load, the plain search playing instead).
 	in.Nodes, in.Elapsed, in.Depth, in.SelDepth = res.Nodes, time.Since(start), res.Depth, res.SelDepth
 	in.Value, in.WDL, in.MateIn, in.Children = res.RootValue, res.RootWDL, res.MateIn, res.Children
+	in.Proven = res.Proven
 	return in, nil
 }
 

@@ -31,8 +31,8 @@ func TestSearchOnTheEngine(t *testing.T) {
 	}
 	var ml env.MoveList
 	pos.LegalMoves(&ml)
-	if !ml.Contains(bestMove(in)) || len(in.Children) != ml.N {
-		t.Fatalf("best %v, %d root moves of %d", bestMove(in), len(in.Children), ml.N)
+	if !ml.Contains(bestMove(in.Info)) || len(in.Children) != ml.N {
+		t.Fatalf("best %v, %d root moves of %d", bestMove(in.Info), len(in.Children), ml.N)
 	}
 	visits := 0
 	for _, m := range in.Children {
@@ -83,8 +83,8 @@ func TestSearchOnTheEngine(t *testing.T) {
 	defer cancel()
 	t0 = time.Now()
 	in, err = searchOn(ctx, e, pos, clock.Limits{MoveTime: 30 * time.Second}, nil)
-	if err != nil || !ml.Contains(bestMove(in)) {
-		t.Fatalf("stopped search: %v, best %v", err, bestMove(in))
+	if err != nil || !ml.Contains(bestMove(in.Info)) {
+		t.Fatalf("stopped search: %v, best %v", err, bestMove(in.Info))
 	}
 	if d := time.Since(t0); d > 3*time.Second {
 		t.Errorf("a search stopped after 200 ms took %v", d)
@@ -97,13 +97,13 @@ func TestSearchOnTheEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	in, err = searchOn(context.Background(), e, mate, clock.Limits{Nodes: 200}, nil)
-	if err != nil || in.MateIn != 1 || mate.SAN(bestMove(in)) != "Bb5#" {
-		t.Errorf("mate in one: %v, mate %d, best %s", err, in.MateIn, mate.SAN(bestMove(in)))
+	if err != nil || in.MateIn != 1 || mate.SAN(bestMove(in.Info)) != "Bb5#" {
+		t.Errorf("mate in one: %v, mate %d, best %s", err, in.MateIn, mate.SAN(bestMove(in.Info)))
 	}
 	if got := e.Position(); got.Ply() != mate.Ply() || got.FEN() != mate.FEN() {
 		t.Errorf("the engine's game: %s after %d moves, want %s after %d", got.FEN(), got.Ply(), mate.FEN(), mate.Ply())
 	}
-	mate.MakeMove(bestMove(in))
+	mate.MakeMove(bestMove(in.Info))
 	if _, err := searchOn(context.Background(), e, mate, clock.Limits{Nodes: 10}, nil); err == nil {
 		t.Error("a search of a mated position did not fail")
 	}

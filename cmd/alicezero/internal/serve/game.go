@@ -20,6 +20,46 @@ type game struct {
 	tags    [][2]string
 	// clock is nil for an untimed game.
 	clock *gameClock
+	// ended is set when the game ended by a resignation or an agreed
+	// draw, which no position shows.
+	ended *gameEnd
+}
+
+// gameEnd is how a game ended that its position does not tell.
+type gameEnd struct {
+	status string // statusResigned or statusDrawAgreed
+	result env.Result
+}
+
+// The statuses of a game ended by the players.
+const (
+	statusResigned   = "resigned"
+	statusDrawAgreed = "draw-agreed"
+)
+
+// resign ends the game, side resigning, at now.
+func (g *game) resign(side env.Colour, now time.Time) error {
+	if g.isOver() {
+		return badRequest("the game is over (%s)", g.overReason())
+	}
+	g.charge(now)
+	g.ended = &gameEnd{status: statusResigned, result: env.WhiteWins}
+	if side == env.White {
+		g.ended.result = env.BlackWins
+	}
+	g.version++
+	return nil
+}
+
+// agreeDraw ends the game drawn by agreement at now.
+func (g *game) agreeDraw(now time.Time) error {
+	if g.isOver() {
+		return badRequest("the game is over (%s)", g.overReason())
+	}
+	g.charge(now)
+	g.ended = &gameEnd{status: statusDrawAgreed, result: env.Draw}
+	g.version++
+	return nil
 }
 
 func newGame(p *env.Position) *game { return &game{pos: p} }
@@ -59,7 +99,7 @@ func (g *game) state(now time.Time) gameJSON {
 
 // set replaces the game; tc, when not nil, times it.
 func (g *game) set(p *env.Position, tags [][2]string, tc *clock.Control) {
-	g.pos, g.tags, g.clock = p, tags, nil
+	g.pos, g.tags, g.clock, g.ended = p, tags, nil, nil
 	if tc != nil {
 		g.clock = newGameClock(*tc)
 	}
@@ -95,6 +135,9 @@ func (g *game) undo(n int, now time.Time) (int, error) {
 	g.tick(now)
 	if g.clock != nil && g.clock.flagged() {
 		return 0, badRequest("the game is over (%s): the time is spent, and undo gives none back; start a new game", g.overReason())
+	}
+	if g.ended != nil {
+		return 0, badRequest("the game is over (%s): start a new game, or review this one", g.overReason())
 	}
 	g.charge(now)
 	k := 0
@@ -133,6 +176,11 @@ func (g *game) pgn() (string, error) {
 		case g.pos.Status().IsOver():
 			pg.SetTag("Termination", "normal")
 		}
+	}
+	if g.ended != nil {
+		// PGN's Termination knows no resignation or agreement: both end a
+		// game normally, the result saying the rest.
+		pg.SetTag("Termination", "normal")
 	}
 	var buf bytes.Buffer
 	if err := env.WritePGN(&buf, pg); err != nil {

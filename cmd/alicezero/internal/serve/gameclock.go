@@ -94,7 +94,7 @@ const statusTimeForfeit = "time-forfeit"
 // running reports whether the side to move's clock runs.
 func (g *game) running() bool {
 	c := g.clock
-	return c != nil && c.started && !c.flagged() && !g.pos.Status().IsOver()
+	return c != nil && c.started && !c.flagged() && g.ended == nil && !g.pos.Status().IsOver()
 }
 
 // timeLeft returns side's time left at now.
@@ -149,6 +149,9 @@ func (g *game) moved(now time.Time) {
 // since a lone king can never mate (FIDE's rule 6.9, as the big sites
 // play it).
 func (g *game) outcome() (string, env.Result) {
+	if g.ended != nil {
+		return g.ended.status, g.ended.result
+	}
 	if c := g.clock; c != nil && c.flagged() {
 		flag, _ := c.Flagged()
 		switch {
@@ -166,11 +169,19 @@ func (g *game) outcome() (string, env.Result) {
 
 // isOver reports whether the game has ended, by the rules or on time.
 func (g *game) isOver() bool {
-	return g.pos.Status().IsOver() || g.clock != nil && g.clock.flagged()
+	return g.ended != nil || g.pos.Status().IsOver() || g.clock != nil && g.clock.flagged()
 }
 
 // overReason says how an ended game ended, for an error message.
 func (g *game) overReason() string {
+	switch {
+	case g.ended != nil && g.ended.status == statusDrawAgreed:
+		return "a draw was agreed"
+	case g.ended != nil && g.ended.result == env.WhiteWins:
+		return "Black resigned"
+	case g.ended != nil:
+		return "White resigned"
+	}
 	if c := g.clock; c != nil && c.flagged() {
 		flag, _ := c.Flagged()
 		return colourName(flag) + "'s time ran out"

@@ -147,6 +147,61 @@ func (s *Server) handleUndo(w http.ResponseWriter, r *http.Request, se *session)
 	})
 }
 
+type resignRequest struct {
+	// Side is the side that resigns, "white" or "black"; absent, the side
+	// to move.
+	Side string `json:"side"`
+}
+
+func (s *Server) handleResign(w http.ResponseWriter, r *http.Request, se *session) error {
+	var req resignRequest
+	if err := readJSON(r, &req); err != nil {
+		return err
+	}
+	return s.withGame(w, se, func(g *game, now time.Time) error {
+		side := g.pos.SideToMove()
+		if req.Side != "" {
+			var err error
+			if side, err = parseSide("side", req.Side); err != nil {
+				return err
+			}
+		}
+		if err := g.resign(side, now); err != nil {
+			return err
+		}
+		se.stopSearchesLocked()
+		return nil
+	})
+}
+
+// handleDraw ends the game drawn by the players' agreement: a person
+// playing both sides, or a script. Against the engine the page offers a
+// draw by a search of kind "draw", which the engine may decline.
+func (s *Server) handleDraw(w http.ResponseWriter, r *http.Request, se *session) error {
+	var req struct{}
+	if err := readJSON(r, &req); err != nil {
+		return err
+	}
+	return s.withGame(w, se, func(g *game, now time.Time) error {
+		if err := g.agreeDraw(now); err != nil {
+			return err
+		}
+		se.stopSearchesLocked()
+		return nil
+	})
+}
+
+// parseSide reads a side named in the field named field.
+func parseSide(field, v string) (env.Colour, error) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "white":
+		return env.White, nil
+	case "black":
+		return env.Black, nil
+	}
+	return 0, badRequest("%s: want white or black, got %q", field, v)
+}
+
 type loadRequest struct {
 	// Either FEN (with Variant and Moves) or PGN (with Game, the index of
 	// the game in it, and Ply, how many of its moves to play: all when

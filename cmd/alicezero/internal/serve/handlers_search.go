@@ -11,8 +11,11 @@ import (
 )
 
 type searchRequest struct {
-	// Kind is "analyse" (the default), "play" or "review".
+	// Kind is "analyse" (the default), "play", "review" or "draw".
 	Kind string `json:"kind"`
+	// OfferedBy is, for a draw search, the side that offers the draw
+	// (absent: the side to move); the engine answers for the other.
+	OfferedBy string `json:"offered_by"`
 	// The position: FEN (with Variant) and Moves, or PGN (with Game) for
 	// a review; neither means the session's game. A play search always
 	// searches the session's game.
@@ -40,9 +43,12 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request, se *sessio
 	switch kind {
 	case "":
 		kind = kindAnalyse
-	case kindAnalyse, kindPlay, kindReview:
+	case kindAnalyse, kindPlay, kindReview, kindDraw:
 	default:
-		return badRequest("kind: want analyse, play or review, got %q", req.Kind)
+		return badRequest("kind: want analyse, play, review or draw, got %q", req.Kind)
+	}
+	if req.OfferedBy != "" && kind != kindDraw {
+		return badRequest("offered_by is for a draw search")
 	}
 	if err := s.checkLimits(req.Visits, req.MovetimeMS); err != nil {
 		return err
@@ -54,13 +60,13 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request, se *sessio
 	sr := newSearch(s.ctx, se, kind)
 	sr.weights = wc
 	if err := s.searchPosition(sr, &req, se); err != nil {
-		sr.stop()
+		sr.stop(errStopRefused)
 		return err
 	}
 	sr.lim = s.limits(req.Visits, req.MovetimeMS, sr.clocked)
 	if kind != kindReview {
 		if st := sr.root.Status(); st.IsOver() {
-			sr.stop()
+			sr.stop(errStopRefused)
 			return badRequest("nothing to search: the game is over (%s)", st)
 		}
 	}
@@ -83,18 +89,28 @@ func (s *Server) searchPosition(sr *search, req *searchRequest, se *session) err
 		return badRequest("at most %d moves, got %d", maxLineMoves, len(req.Moves))
 	}
 	switch {
-	case sr.kind == kindPlay:
+	case sr.kind == kindPlay || sr.kind == kindDraw:
 		if req.FEN != "" || req.PGN != "" || len(req.Moves) > 0 {
-			return badRequest("a play search plays in the session's game: send no fen, moves or pgn")
+			return badRequest("a %s search is in the session's game: send no fen, moves or pgn", sr.kind)
 		}
 		se.mu.Lock()
 		g := se.game
 		g.tick(s.now())
 		over, reason := g.isOver(), g.overReason()
-		sr.root, sr.version, sr.clocked = g.pos.Clone(), g.version, g.clock != nil
+		sr.root, sr.version = g.pos.Clone(), g.version
+		// A draw offer is weighed by the limits asked for, not the clock.
+		sr.clocked = sr.kind == kindPlay && g.clock != nil
 		se.mu.Unlock()
 		if over {
 			return badRequest("nothing to search: the game is over (%s)", reason)
+		}
+		sr.offeredBy = sr.root.SideToMove()
+		if req.OfferedBy != "" {
+			side, err := parseSide("offered_by", req.OfferedBy)
+			if err != nil {
+				return err
+			}
+			sr.offeredBy = side
 		}
 	case req.PGN != "":
 		if sr.kind != kindReview {
@@ -209,7 +225,7 @@ func (s *Server) handleSearchStop(w http.ResponseWriter, r *http.Request, se *se
 	if err != nil {
 		return err
 	}
-	sr.stop()
+	sr.stop(errStopVisitor)
 	writeJSON(w, http.StatusOK, sr.summary())
 	return nil
 }

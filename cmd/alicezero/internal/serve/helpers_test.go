@@ -35,6 +35,14 @@ type fakeSearch struct {
 	gate chan struct{}
 	// searched, when not nil, records each search's limits as it starts.
 	searched func(clock.Limits)
+	// reachLimit makes a search with a visit limit end at it, as the real
+	// engine does (else it ends after steps reports of ten visits each).
+	reachLimit bool
+	// mateIn and proven are what every search proves; wdl, when not zero,
+	// is its evaluation (else 0.5, 0.3, 0.2).
+	mateIn int
+	proven bool
+	wdl    [3]float32
 }
 
 // panicFEN is a position the fake engine panics on.
@@ -61,7 +69,11 @@ func (f *fakeSearch) search(ctx context.Context, pos *env.Position, lim clock.Li
 		}
 		return moves[i].UCI() < moves[j].UCI()
 	})
-	res := mcts.Result{RootWDL: [3]float32{0.5, 0.3, 0.2}, BestMove: moves[0], PV: []env.Move{moves[0]}}
+	res := mcts.Result{RootWDL: [3]float32{0.5, 0.3, 0.2}, BestMove: moves[0], PV: []env.Move{moves[0]}, MateIn: f.mateIn, Proven: f.proven || f.mateIn != 0}
+	if f.wdl != [3]float32{} {
+		res.RootWDL = f.wdl
+	}
+	res.RootValue = res.RootWDL[0] - res.RootWDL[2]
 	for i, m := range moves[:min(3, len(moves))] {
 		res.Children = append(res.Children, mcts.ChildStat{Move: m, Visits: 30 - 10*i, Q: 0.1, Prior: 0.2})
 	}
@@ -90,6 +102,9 @@ func (f *fakeSearch) search(ctx context.Context, pos *env.Position, lim clock.Li
 			}
 		}
 		res.Nodes = 10 * i
+		if i == steps && f.reachLimit && lim.Nodes > 0 {
+			res.Nodes = int(lim.Nodes)
+		}
 		if progress.Report != nil && i < steps {
 			progress.Report(mcts.Info{Nodes: res.Nodes, Elapsed: time.Since(start), WDL: res.RootWDL, PV: res.PV, Children: res.Children})
 		}
@@ -106,6 +121,10 @@ type fakeLoader struct {
 	delay  time.Duration
 	gate   chan struct{}
 	lims   []clock.Limits // of each search, as it started
+	// The fakeSearch fields of the same names.
+	reachLimit bool
+	mateIn     int
+	wdl        [3]float32
 }
 
 func (l *fakeLoader) load(ctx context.Context, weights string, v env.Variant) (engine.Interface, error) {
@@ -116,11 +135,20 @@ func (l *fakeLoader) load(ctx context.Context, weights string, v env.Variant) (e
 	l.loaded = append(l.loaded, weights)
 	l.mu.Unlock()
 	e := enginetest.New()
-	if err := e.SetOptions(engine.Options{Variant: v}); err != nil {
+	opts := engine.Options{Variant: v}
+	e.Description = "fake engine (" + weights + ", " + v.Name + ")"
+	if strings.Contains(weights, "othervariant") {
+		// Weights of another variant: the plain search plays, and its
+		// description says why as serveLoader's does, naming the file at
+		// every step.
+		opts.Network = &engine.Network{Description: "no network: plain search with a material evaluation"}
+		e.Description = fmt.Sprintf("%s (no network for %s: weights %s: network %s (small, step 9) was trained for alice-3, not %s)",
+			opts.Network.Description, v.Name, weights, weights, v.Name)
+	}
+	if err := e.SetOptions(opts); err != nil {
 		return nil, err
 	}
-	e.Description = "fake engine (" + weights + ", " + v.Name + ")"
-	e.Search = (&fakeSearch{steps: l.steps, delay: l.delay, gate: l.gate, searched: l.searched}).search
+	e.Search = (&fakeSearch{steps: l.steps, delay: l.delay, gate: l.gate, searched: l.searched, reachLimit: l.reachLimit, mateIn: l.mateIn, wdl: l.wdl}).search
 	return e, nil
 }
 

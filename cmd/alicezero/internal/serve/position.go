@@ -40,8 +40,13 @@ type moveJSON struct {
 	Piece     string `json:"piece"`
 	Promotion string `json:"promotion,omitempty"`
 	Capture   bool   `json:"capture,omitempty"`
-	Castle    bool   `json:"castle,omitempty"`
-	Null      bool   `json:"null,omitempty"`
+	// Captured is the man taken (its FEN letter) and CapturedBoard the
+	// board it was taken on: the man's own for a capture, the landing
+	// board for alice-stone's null capture and alice-ep's en passant.
+	Captured      string `json:"captured,omitempty"`
+	CapturedBoard string `json:"captured_board,omitempty"`
+	Castle        bool   `json:"castle,omitempty"`
+	Null          bool   `json:"null,omitempty"`
 }
 
 // positionJSON is a position as the page draws it.
@@ -56,10 +61,19 @@ type positionJSON struct {
 	Result   string `json:"result"`
 	shapeJSON
 	Boards boardsJSON `json:"boards"`
-	Legal  []moveJSON `json:"legal"`
+	// Material is each side's men in pawns (pawn 1, knight and bishop 3,
+	// rook 5, queen 9), on all boards.
+	Material materialJSON `json:"material"`
+	Legal    []moveJSON   `json:"legal"`
 	// LastMove is the move that led here, as played in the position
 	// before it; absent at the set-up position.
 	LastMove *moveJSON `json:"last_move,omitempty"`
+}
+
+// materialJSON is each side's material in pawns.
+type materialJSON struct {
+	White int `json:"white"`
+	Black int `json:"black"`
 }
 
 // boardsOf draws every board of p, man by man: where a square may hold
@@ -87,6 +101,7 @@ func boardsOf(p *env.Position) boardsJSON {
 func describeMove(p *env.Position, m env.Move) moveJSON {
 	from, to := p.MoveBoards(m)
 	pc := p.PieceOn(m.From(), from)
+	victim := p.Captured(m)
 	mj := moveJSON{
 		UCI:       p.UCI(m),
 		SAN:       p.SAN(m),
@@ -95,9 +110,16 @@ func describeMove(p *env.Position, m env.Move) moveJSON {
 		FromBoard: from.String(),
 		ToBoard:   to.String(),
 		Piece:     string(pc.Letter()),
-		Capture:   p.Captured(m) != env.NoPiece,
+		Capture:   victim != env.NoPiece,
 		Castle:    m.IsCastling(),
 		Null:      m.IsNull(),
+	}
+	if victim != env.NoPiece {
+		on := from
+		if m.IsNull() || m.IsEnPassant() {
+			on = to
+		}
+		mj.Captured, mj.CapturedBoard = string(victim.Letter()), on.String()
 	}
 	if k := m.Promotion(); k != env.NoKind {
 		mj.Promotion = string(k.Letter())
@@ -121,6 +143,7 @@ func describePosition(p *env.Position) positionJSON {
 		Result:    p.Outcome(st).String(),
 		shapeJSON: shapeOf(p.Variant()),
 		Boards:    boardsOf(p),
+		Material:  materialJSON{White: p.Material(env.White), Black: p.Material(env.Black)},
 		Legal:     make([]moveJSON, 0, ml.N),
 	}
 	if !st.IsOver() {

@@ -37,6 +37,8 @@ func (s *Server) routes() (http.Handler, error) {
 	add(http.MethodPost, "/api/game/new", s.handleNewGame)
 	add(http.MethodPost, "/api/game/move", s.handleMove)
 	add(http.MethodPost, "/api/game/undo", s.handleUndo)
+	add(http.MethodPost, "/api/game/resign", s.handleResign)
+	add(http.MethodPost, "/api/game/draw", s.handleDraw)
 	add(http.MethodPost, "/api/game/load", s.handleLoad)
 	add(http.MethodGet, "/api/game/pgn", s.handleGamePGN)
 	add(http.MethodGet, "/api/game/legal", s.handleGameLegal)
@@ -84,6 +86,7 @@ func (s *Server) routes() (http.Handler, error) {
 		return nil, err
 	}
 	mux.Handle("/", files)
+	mux.Handle("/rules", rulesHandler(rulesPage()))
 	return s.guard(mux), nil
 }
 

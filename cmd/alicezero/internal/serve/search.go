@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"sync"
 
 	"github.com/alicezero/alicezero/env"
@@ -20,6 +21,9 @@ const (
 	kindPlay searchKind = "play"
 	// kindReview evaluates every position of a line, one search each.
 	kindReview searchKind = "review"
+	// kindDraw answers a draw offered in the session's game: the engine
+	// searches it and accepts when it rates the position level.
+	kindDraw searchKind = "draw"
 )
 
 // The states of a search.
@@ -46,9 +50,12 @@ type search struct {
 	// its clock.
 	version int
 	clocked bool
+	// offeredBy is the side that offers a kindDraw search's draw; the
+	// engine plays the other.
+	offeredBy env.Colour
 
 	ctx    context.Context
-	cancel context.CancelFunc
+	cancel context.CancelCauseFunc
 
 	mu      sync.Mutex // guards everything below
 	state   string
@@ -66,13 +73,23 @@ type sseEvent struct {
 }
 
 func newSearch(parent context.Context, owner *session, kind searchKind) *search {
-	ctx, cancel := context.WithCancel(parent)
+	ctx, cancel := context.WithCancelCause(parent)
 	return &search{id: newID(), owner: owner, kind: kind, ctx: ctx, cancel: cancel,
 		state: stateQueued, changed: make(chan struct{})}
 }
 
-// stop asks the search to stop (a queued search is then skipped).
-func (sr *search) stop() { sr.cancel() }
+// Why a search was stopped, as its "done" event tells the visitor.
+var (
+	errStopVisitor  = errors.New("stopped by you")
+	errStopReplaced = errors.New("stopped: a newer search took its place")
+	errStopGame     = errors.New("stopped: the game changed (a new game, a take-back, a loaded one or its end)")
+	errStopSession  = errors.New("stopped: the session ended")
+	errStopRefused  = errors.New("not started: the request was refused")
+)
+
+// stop asks the search to stop, for the reason why (a queued search is
+// then skipped).
+func (sr *search) stop(why error) { sr.cancel(why) }
 
 // publish adds an event. An "info" event replaces an "info" event that is
 // still the newest, so that a slow reader sees the latest progress rather

@@ -36,7 +36,7 @@ func (se *session) addSearch(sr *search) {
 	se.mu.Lock()
 	defer se.mu.Unlock()
 	if n := len(se.searches); n > 0 {
-		se.searches[n-1].stop()
+		se.searches[n-1].stop(errStopReplaced)
 	}
 	se.searches = append(se.searches, sr)
 	if len(se.searches) > maxSearchesKept {
@@ -56,17 +56,20 @@ func (se *session) findSearch(id string) *search {
 	return nil
 }
 
-// stopSearches stops every search of the session.
+// stopSearches stops every search of the session, which has ended.
 func (se *session) stopSearches() {
 	se.mu.Lock()
 	defer se.mu.Unlock()
-	se.stopSearchesLocked()
+	for _, sr := range se.searches {
+		sr.stop(errStopSession)
+	}
 }
 
-// stopSearchesLocked is stopSearches with se.mu held.
+// stopSearchesLocked stops every search of the session, whose game has
+// changed, with se.mu held.
 func (se *session) stopSearchesLocked() {
 	for _, sr := range se.searches {
-		sr.stop()
+		sr.stop(errStopGame)
 	}
 }
 

@@ -3,6 +3,9 @@ package serve
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/mcts/engine"
 )
 
 // weightsChoice is an engine a search may use: its id in the API, the
@@ -29,6 +32,21 @@ func (s *Server) weightsEntries() []weightsEntry {
 		out = append(out, weightsEntry{ID: none.ID, Label: none.Label})
 	}
 	return out
+}
+
+// engineName is the name of the engine that answers for choice wc in
+// variant v, for the page's header: its description, but where a network
+// was chosen and the engine plays the plain search instead (the network
+// is another variant's: Loader), that in a few words, where the
+// description names the network at every step of the reason.
+func (s *Server) engineName(wc weightsChoice, eng engine.Interface, v env.Variant) string {
+	if o := eng.Options(); wc.Path != PlainWeights && o.Network != nil && o.Network.Weights == nil {
+		if wc.ID == "default" {
+			return "plain search (no network for " + v.Name + ")"
+		}
+		return "plain search (" + s.publicPaths(wc.Label) + " does not play " + v.Name + ")"
+	}
+	return s.publicPaths(eng.Network())
 }
 
 // resolveWeights turns a weights id from a request into what the loader

@@ -23,7 +23,7 @@ func (s *Server) enqueue(sr *search) error {
 	case s.queue <- sr:
 		return nil
 	default:
-		sr.stop()
+		sr.stop(errStopRefused)
 		return unavailable("the engine is busy: %d searches are waiting; try again in a moment", cap(s.queue))
 	}
 }
@@ -46,7 +46,7 @@ func (s *Server) drain() {
 	for {
 		select {
 		case sr := <-s.queue:
-			sr.finish(stateStopped, doneJSON{Error: "the server is shutting down"})
+			sr.finish(stateStopped, doneJSON{Error: "the server is shutting down", End: &endJSON{Reason: endStopped, Text: "the server is shutting down"}})
 		default:
 			return
 		}
@@ -60,7 +60,7 @@ func (s *Server) runCaught(sr *search) {
 	pc.Try(func() { s.run(sr) })
 	if r := pc.Recovered(); r != nil {
 		s.log.Error("serve: panic in a search", "search", sr.id, "panic", r.Value, "stack", string(r.Stack))
-		sr.finish(stateFailed, doneJSON{Error: fmt.Sprintf("internal error in the engine: %v", r.Value)})
+		sr.fail(fmt.Sprintf("internal error in the engine: %v", r.Value))
 	}
 }
 
@@ -77,18 +77,28 @@ type doneJSON struct {
 	Game    *gameJSON `json:"game,omitempty"`
 	Stale   bool      `json:"stale,omitempty"`
 	Timeout bool      `json:"timeout,omitempty"`
+	// Draw is a draw search's answer.
+	Draw *drawJSON `json:"draw,omitempty"`
+	// End says why the search ended.
+	End *endJSON `json:"end,omitempty"`
+}
+
+// fail ends the search with an error.
+func (sr *search) fail(msg string) {
+	sr.finish(stateFailed, doneJSON{Error: msg, End: &endJSON{Reason: endError, Text: msg}})
 }
 
 // finish ends the search with its "done" event.
 func (sr *search) finish(state string, d doneJSON) {
 	d.State = state
 	sr.emit("done", d, state)
-	sr.cancel()
+	sr.cancel(nil)
 }
 
 func (s *Server) run(sr *search) {
 	if sr.ctx.Err() != nil {
-		sr.finish(stateStopped, doneJSON{Error: "stopped before it started"})
+		end := s.stoppedEnd(sr)
+		sr.finish(stateStopped, doneJSON{Error: "stopped before it started", End: &end})
 		return
 	}
 	sr.setState(stateRunning)
@@ -96,11 +106,11 @@ func (s *Server) run(sr *search) {
 	eng, err := s.engines.take(sr.ctx, key)
 	if err != nil {
 		s.log.Error("serve: loading the engine failed", "search", sr.id, "weights", sr.weights.ID, "variant", key.variant.Name, "err", err)
-		sr.finish(stateFailed, doneJSON{Error: s.publicPaths(fmt.Sprintf("loading the engine (%s): %v", sr.weights.ID, err))})
+		sr.fail(s.publicPaths(fmt.Sprintf("loading the engine (%s): %v", sr.weights.ID, err)))
 		return
 	}
 	defer s.engines.give(key, eng)
-	sr.publish("engine", map[string]string{"weights": sr.weights.ID, "engine": s.publicPaths(eng.Network())})
+	sr.publish("engine", map[string]string{"weights": sr.weights.ID, "engine": s.publicPaths(eng.Network()), "name": s.engineName(sr.weights, eng, key.variant)})
 	if sr.kind == kindReview {
 		s.review(sr, eng)
 		return
@@ -130,27 +140,32 @@ func (s *Server) run(sr *search) {
 		sr.publish("info", js)
 	}
 	in, err := searchOn(ctx, eng, pos, lim, report)
-	best := bestMove(in)
+	best := bestMove(in.Info)
 	var ml env.MoveList
 	scratch.LegalMoves(&ml)
 	if err != nil && !ml.Contains(best) {
 		if sr.ctx.Err() != nil {
-			sr.finish(stateStopped, doneJSON{Error: "stopped before the engine found a move"})
+			end := s.stoppedEnd(sr)
+			sr.finish(stateStopped, doneJSON{Error: "stopped before the engine found a move", End: &end})
 			return
 		}
 		s.log.Error("serve: search failed", "search", sr.id, "weights", sr.weights.ID, "variant", sr.root.Variant().Name, "err", err)
-		sr.finish(stateFailed, doneJSON{Error: s.publicPaths(fmt.Sprintf("search: %v", err))})
+		sr.fail(s.publicPaths(fmt.Sprintf("search: %v", err)))
 		return
 	}
 	if !ml.Contains(best) {
-		sr.finish(stateFailed, doneJSON{Error: fmt.Sprintf("the engine answered %v, not a legal move", best)})
+		sr.fail(fmt.Sprintf("the engine answered %v, not a legal move", best))
 		return
 	}
 	in.Final = true
-	d := doneJSON{Info: describeInfo(scratch, in)}
+	end := s.searchEnd(sr, ctx, eng, lim, in)
+	d := doneJSON{Info: describeInfo(scratch, in.Info), End: &end}
 	sr.setLast(d.Info)
-	if sr.kind == kindPlay {
+	switch sr.kind {
+	case kindPlay:
 		s.playFound(sr, best, &d)
+	case kindDraw:
+		s.answerDraw(sr, in, &d)
 	}
 	state := stateDone
 	if sr.ctx.Err() != nil {
@@ -184,6 +199,24 @@ func (s *Server) engineClock(sr *search) (clock.Limits, time.Duration, *doneJSON
 // unless the game changed during the search or, in a timed game, the
 // engine's time ran out before the move came.
 func (s *Server) playFound(sr *search, m env.Move, d *doneJSON) {
+	s.inGame(sr, d, func(g *game, now time.Time) {
+		if g.isOver() {
+			d.Timeout = true
+			st := g.state(now)
+			d.Game = &st
+			return
+		}
+		played := describeMove(g.pos, m)
+		g.makeMove(m, now)
+		st := g.state(now)
+		d.Played, d.Game = &played, &st
+	})
+}
+
+// inGame runs f on sr's session game, under the session's lock and at one
+// moment (a flag that fell by then seen first), when it is still the game
+// sr searched; else it marks d stale.
+func (s *Server) inGame(sr *search, d *doneJSON, f func(g *game, now time.Time)) {
 	se := sr.owner
 	se.mu.Lock()
 	defer se.mu.Unlock()
@@ -194,16 +227,7 @@ func (s *Server) playFound(sr *search, m env.Move, d *doneJSON) {
 	}
 	now := s.now()
 	g.tick(now)
-	if g.isOver() {
-		d.Timeout = true
-		st := g.state(now)
-		d.Game = &st
-		return
-	}
-	played := describeMove(g.pos, m)
-	g.makeMove(m, now)
-	st := g.state(now)
-	d.Played, d.Game = &played, &st
+	f(g, now)
 }
 
 // plyJSON is a review's evaluation of one position of the line: Ply
@@ -223,16 +247,18 @@ func (s *Server) review(sr *search, eng engine.Interface) {
 	p := sr.root.Clone()
 	for i := 0; i <= len(sr.line); i++ {
 		if sr.ctx.Err() != nil {
-			sr.finish(stateStopped, doneJSON{})
+			end := s.stoppedEnd(sr)
+			sr.finish(stateStopped, doneJSON{End: &end})
 			return
 		}
 		pj, err := evaluatePly(sr.ctx, eng, p, sr.lim)
 		if err != nil {
 			if sr.ctx.Err() != nil {
-				sr.finish(stateStopped, doneJSON{})
+				end := s.stoppedEnd(sr)
+				sr.finish(stateStopped, doneJSON{End: &end})
 				return
 			}
-			sr.finish(stateFailed, doneJSON{Error: s.publicPaths(fmt.Sprintf("ply %d: %v", i, err))})
+			sr.fail(s.publicPaths(fmt.Sprintf("ply %d: %v", i, err)))
 			return
 		}
 		pj.Ply = i
@@ -241,7 +267,7 @@ func (s *Server) review(sr *search, eng engine.Interface) {
 			p.MakeMove(sr.line[i])
 		}
 	}
-	sr.finish(stateDone, doneJSON{})
+	sr.finish(stateDone, doneJSON{End: &endJSON{Reason: endComplete, Text: fmt.Sprintf("all %d positions evaluated", len(sr.line)+1)}})
 }
 
 // evaluatePly evaluates one position: by the rules when the game is over
@@ -271,7 +297,7 @@ func evaluatePly(ctx context.Context, eng engine.Interface, p *env.Position, lim
 	if err != nil && in.Nodes == 0 {
 		return pj, err
 	}
-	js := describeInfo(p, in)
+	js := describeInfo(p, in.Info)
 	white(js.WDL)
 	pj.MateIn, pj.Best, pj.Nodes = js.MateIn, js.Best, js.Nodes
 	return pj, nil

@@ -142,6 +142,13 @@ func (p *Page) Navigate(url string) {
 	p.do(30*time.Second, "loading "+url, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(`body[data-ready="1"]`)))
 }
 
+// NavigateTo loads url, a page other than the app's, and waits for it to
+// load.
+func (p *Page) NavigateTo(url string) {
+	p.t.Helper()
+	p.do(30*time.Second, "loading "+url, chromedp.Navigate(url), chromedp.WaitReady(chromedp.CSS("body")))
+}
+
 // Click clicks the element a CSS selector finds.
 func (p *Page) Click(sel string) {
 	p.t.Helper()
@@ -295,6 +302,21 @@ func (p *Page) Screenshot(path string) {
 	}
 }
 
+// ScreenshotView saves what the screen shows (the viewport, not the whole
+// page) as a PNG file.
+func (p *Page) ScreenshotView(path string) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.Ctx, 30*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		p.t.Fatalf("screenshot: %v", err)
+	}
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
 // Drag drags with the mouse from the centre of one element to the centre
 // of another, in small steps, as a person would.
 func (p *Page) Drag(from, to string) {
@@ -311,8 +333,34 @@ func (p *Page) Hover(sel string) {
 }
 
 // Viewport makes the page's viewport width×height CSS pixels, narrower
-// than a headless window may be (a phone's screen, 390×844).
+// than a headless window may be.
 func (p *Page) Viewport(width, height int) {
 	p.t.Helper()
 	p.do(10*time.Second, fmt.Sprintf("setting the viewport to %dx%d", width, height), chromedp.EmulateViewport(int64(width), int64(height)))
+}
+
+// Phone makes the tab a phone's or a tablet's screen of width×height CSS
+// pixels: a mobile viewport at two device pixels a CSS pixel, with touch.
+// As on a real phone, a page wider than the screen then widens the
+// layout viewport instead of overflowing it, and the screen shows a part
+// of it (window.visualViewport), so a test measures what a person sees
+// by the visual viewport, not innerWidth.
+func (p *Page) Phone(width, height int) {
+	p.t.Helper()
+	p.do(10*time.Second, fmt.Sprintf("emulating a %dx%d phone", width, height),
+		chromedp.EmulateViewport(int64(width), int64(height), chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))
+}
+
+// Keys types keys on the page, as a person at the keyboard would: runes,
+// or the key names of package chromedp/kb (kb.ArrowLeft, kb.Escape).
+func (p *Page) Keys(keys string) {
+	p.t.Helper()
+	p.do(10*time.Second, fmt.Sprintf("typing %q", keys), chromedp.KeyEvent(keys))
+}
+
+// Tap taps the element a CSS selector finds, as a finger would (touch
+// emulation must be on: Phone).
+func (p *Page) Tap(sel string) {
+	p.t.Helper()
+	p.do(10*time.Second, "tapping "+sel, chromedp.Tap(chromedp.CSS(sel)))
 }

@@ -40,20 +40,34 @@ export function pvText(info, fullmove) {
   return parts.join(' ');
 }
 
+// renderAnalysis draws a search's report into box: info is the newest
+// report (null: nothing to show, opts.idle says why); opts.fullmove
+// numbers the line's moves, opts.caption names the position, and
+// opts.end, once the search is over, says why it ended ({reason, text}
+// as the server's done event has it). box.dataset.state tells tests and
+// styles apart what is shown: "idle", "thinking" or "ended".
 export function renderAnalysis(box, info, opts = {}) {
   box.replaceChildren();
+  if (opts.caption) box.appendChild(h('div', 'an-caption muted', opts.caption));
   if (!info) {
-    box.appendChild(h('p', 'muted', opts.idle || 'The engine is not thinking.'));
+    box.dataset.state = 'idle';
+    delete box.dataset.end;
+    box.appendChild(h('p', 'muted an-idle', opts.idle || 'The engine is not thinking.'));
     return;
   }
+  const ended = info.final || Boolean(opts.end);
+  box.dataset.state = ended ? 'ended' : 'thinking';
+  if (opts.end) box.dataset.end = opts.end.reason;
+  else delete box.dataset.end;
   const [w, d, l] = whiteWDL(info);
   const head = h('div', 'an-head');
   head.appendChild(h('span', 'score', scoreText(info)));
   // A search that went on in the tree of the move before counts its own
   // visits; the moves' column holds the tree's.
   const tree = info.tree_visits ? ` (${info.tree_visits.toLocaleString()} in the tree, kept from the last move)` : '';
-  head.appendChild(h('span', 'muted', `${info.nodes.toLocaleString()} visits${tree} · ${(info.elapsed_ms / 1000).toFixed(1)} s${info.final ? '' : ' · thinking…'}`));
+  head.appendChild(h('span', 'muted', `${info.nodes.toLocaleString()} visits${tree} · ${(info.elapsed_ms / 1000).toFixed(1)} s${ended ? '' : ' · thinking…'}`));
   box.appendChild(head);
+  if (opts.end && opts.end.text) box.appendChild(h('div', `an-end${opts.end.reason === 'error' ? ' error' : ''}`, `Search ended: ${opts.end.text}`));
   const bar = h('div', 'wdl');
   bar.title = `White wins ${(w * 100).toFixed(0)}% · draw ${(d * 100).toFixed(0)}% · Black wins ${(l * 100).toFixed(0)}%`;
   for (const [cls, v, label] of [['w', w, 'W'], ['d', d, 'D'], ['l', l, 'B']]) {
@@ -85,7 +99,8 @@ export function renderAnalysis(box, info, opts = {}) {
       share.appendChild(sb);
       share.appendChild(h('span', '', `${(t.share * 100).toFixed(0)}%`));
       tr.appendChild(share);
-      tr.appendChild(h('td', 'num', t.mate ? `M${t.mate}` : t.q.toFixed(2)));
+      // A move not visited yet has no evaluation of its own.
+      tr.appendChild(h('td', 'num', t.mate ? `M${t.mate}` : t.visits > 0 ? t.q.toFixed(2) : '–'));
       table.appendChild(tr);
     }
     box.appendChild(table);

@@ -41,6 +41,7 @@ export class Search {
         return;
       }
       this.listen();
+      if (this.stopAsked) this.stop();
     });
   }
 
@@ -66,8 +67,10 @@ export class Search {
     };
   }
 
+  // stop asks the server to stop the search, once it is known by its id.
   stop() {
     if (this.id) api('POST', `/search/${this.id}/stop`).catch(() => {});
+    else this.stopAsked = true;
   }
 
   // close stops listening (and the search).

@@ -6,7 +6,7 @@ import { installPieces } from './pieces.js';
 import { PlayView } from './play.js';
 import { ReviewView } from './review.js';
 import { TrainingView } from './training.js';
-import { toast } from './ui.js';
+import { toast, scrollToCurrent } from './ui.js';
 
 async function main() {
   installPieces(document.getElementById('piece-defs'));
@@ -19,14 +19,26 @@ async function main() {
   }
   const views = {};
   const showView = (name) => {
+    const changed = document.body.dataset.view !== name;
     for (const b of document.querySelectorAll('#tabs .tab')) b.classList.toggle('active', b.dataset.view === name);
     for (const v of document.querySelectorAll('main .view')) v.classList.toggle('active', v.id === `view-${name}`);
     if (name === 'training') views.training.activate();
     else views.training.deactivate();
     document.body.dataset.view = name;
     if (location.hash !== `#${name}`) history.replaceState(null, '', `#${name}`);
+    // Another view starts at its top (not where the last one was
+    // scrolled to), its move list showing its current move, which it
+    // could not scroll to while hidden.
+    if (changed) window.scrollTo(0, 0);
+    // Back in Play, what the game calls for goes on: a search another
+    // view's took the place of is started again.
+    if (changed && name === 'play') views.play.resume();
+    for (const ol of document.querySelectorAll(`#view-${name} .movelist`)) scrollToCurrent(ol);
   };
-  views.play = new PlayView(info);
+  views.play = new PlayView(info, async (pgn) => {
+    await views.review.openText(pgn);
+    showView('review');
+  });
   views.review = new ReviewView(info, views.play, showView);
   views.training = new TrainingView(info, views.play, views.review, showView);
   for (const b of document.querySelectorAll('#tabs .tab')) b.addEventListener('click', () => showView(b.dataset.view));

@@ -74,6 +74,13 @@ export class TwinBoards {
   }
 
   setFlipped(f) { this.flipped = f; this.render(); }
+
+  // cancelSelection puts down the picked man.
+  cancelSelection() {
+    this.selected = null;
+    this.cancelDrag();
+    this.render();
+  }
   flip() { this.setFlipped(!this.flipped); }
 
   setPosition(pos) {

@@ -35,6 +35,7 @@ export function niceTicks(lo, hi, n = 5) {
 
 export function formatNumber(v) {
   if (v === null || v === undefined || Number.isNaN(v)) return '–';
+  if (v === 0) return '0'; // and -0, which would read "-0"
   const a = Math.abs(v);
   if (Number.isInteger(v) && a < 1e7) return v.toLocaleString();
   if (a !== 0 && (a >= 1e5 || a < 1e-3)) return v.toExponential(2);

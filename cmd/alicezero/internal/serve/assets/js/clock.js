@@ -20,8 +20,9 @@ export function formatClock(ms) {
 function lowTime(baseMS) { return Math.min(20000, Math.max(5000, baseMS / 10)); }
 
 export class Clocks {
-  // root holds #clock-white and #clock-black; onZero is called when the
-  // running clock reaches zero on the page.
+  // root holds #clock-white and #clock-black (each in its side's bar
+  // beside the boards); onZero is called when the running clock reaches
+  // zero on the page.
   constructor(root, onZero) {
     this.root = root;
     this.onZero = onZero;
@@ -31,21 +32,17 @@ export class Clocks {
     this.asked = 0; // when onZero was last called
     this.els = {};
     for (const side of ['white', 'black']) {
-      const el = root.querySelector(`[data-side=${side}]`);
-      this.els[side] = { box: el, who: el.querySelector('.clock-who'), time: el.querySelector('.clock-time') };
+      const el = root.querySelector(`#clock-${side}`);
+      this.els[side] = { box: el, time: el.querySelector('.clock-time') };
     }
   }
 
-  // setNames says who plays each side: {white: 'You', black: 'AliceZero'}.
-  setNames(names) {
-    for (const side of ['white', 'black']) this.els[side].who.textContent = names[side];
-  }
-
-  // show sets the clocks from the server's answer (null: an untimed game).
+  // show sets the clocks from the server's answer (null: an untimed game,
+  // whose clocks are hidden).
   show(clock) {
     this.clock = clock;
     this.at = performance.now();
-    this.root.classList.toggle('hidden', !clock);
+    for (const side of ['white', 'black']) this.els[side].box.classList.toggle('hidden', !clock);
     clearInterval(this.timer);
     this.timer = null;
     document.body.dataset.clock = clock ? clock.running || '' : '';

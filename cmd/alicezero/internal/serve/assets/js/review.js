@@ -5,7 +5,7 @@ import { api, Search } from './api.js';
 import { TwinBoards } from './board.js';
 import { renderAnalysis, scoreText } from './analysis.js';
 import { lineChart } from './charts.js';
-import { toast, statusText, moveList } from './ui.js';
+import { toast, statusText, moveList, typing } from './ui.js';
 
 export class ReviewView {
   constructor(info, play, showView) {
@@ -16,7 +16,10 @@ export class ReviewView {
     this.game = null; // the game described by /api/pgn
     this.ply = 0;
     this.evals = [];
-    this.search = null;
+    this.search = null; // the evaluation of the game, or the analysis
+    this.searchKind = null; // 'evaluate' or 'analyse' while one runs
+    this.analysing = false; // the analysis is on: it follows the steps
+    this.analysisPly = null; // the ply the analysis pane shows
     this.boards = new TwinBoards(document.getElementById('review-boards'), { interactive: false });
     const $ = (id) => document.getElementById(id);
     this.$ = $;
@@ -36,21 +39,30 @@ export class ReviewView {
     $('rv-last').addEventListener('click', () => this.go(this.game ? this.game.moves.length : 0));
     $('rv-flip').addEventListener('click', () => this.boards.flip());
     $('rv-eval').addEventListener('click', () => this.evaluate());
-    $('rv-analyse').addEventListener('click', () => this.analyse());
+    $('rv-analyse').addEventListener('click', () => this.toggleAnalysis());
     $('rv-play').addEventListener('click', () => {
       if (!this.game) return;
       this.play.loadLine({ pgn: this.pgn, game: this.game.index, ply: this.ply });
       this.showView('play');
     });
     document.addEventListener('keydown', (ev) => {
-      if (!document.getElementById('view-review').classList.contains('active') || ev.target.closest('textarea, input, select')) return;
+      if (!document.getElementById('view-review').classList.contains('active') || typing(ev)) return;
       const keys = { ArrowLeft: this.ply - 1, ArrowRight: this.ply + 1, Home: 0, End: this.game ? this.game.moves.length : 0 };
       if (ev.key in keys) {
         ev.preventDefault();
         this.go(keys[ev.key]);
+      } else if (ev.key === 'f' || ev.key === 'F') {
+        ev.preventDefault();
+        this.boards.flip();
       }
     });
-    renderAnalysis(document.getElementById('rv-analysis'), null, { idle: 'Analyse the position on the boards with the engine.' });
+    this.idleAnalysis();
+  }
+
+  // openText shows a PGN text's first game, the text in the Game panel.
+  openText(text) {
+    this.$('rv-text').value = text;
+    return this.open(text);
   }
 
   // open reads a PGN text and shows its game number index.
@@ -67,7 +79,9 @@ export class ReviewView {
 
   // setGame shows a game of a parsed PGN (as /api/pgn answers).
   setGame(text, res, name = '') {
+    this.analysing = false;
     this.stop();
+    this.analysisPly = null;
     this.pgn = text;
     this.game = res.game;
     this.evals = [];
@@ -93,6 +107,7 @@ export class ReviewView {
 
   go(ply) {
     if (!this.game) return;
+    const moved = this.ply !== Math.max(0, Math.min(this.game.moves.length, ply));
     this.ply = Math.max(0, Math.min(this.game.moves.length, ply));
     const p = this.game.positions[this.ply];
     this.boards.setPosition({ ...p, legal: [] });
@@ -108,6 +123,12 @@ export class ReviewView {
     this.$('review-status').textContent = status;
     document.body.dataset.reviewPly = String(this.ply);
     this.drawGraph();
+    // The analysis pane shows the position on the boards, never one left:
+    // switched on, the analysis follows the steps; off, the pane is cleared.
+    if (moved || this.analysisPly !== this.ply) {
+      if (this.analysing) this.startAnalysis();
+      else this.idleAnalysis();
+    }
   }
 
   drawGraph() {
@@ -133,21 +154,27 @@ export class ReviewView {
     }
   }
 
+  // stop ends the search running, the evaluation or the analysis.
   stop() {
     if (this.search) this.search.close();
     this.search = null;
+    this.searchKind = null;
     this.$('rv-eval').textContent = 'Evaluate game';
+    this.$('rv-analyse').textContent = this.analysing ? 'Stop analysis' : 'Analyse position';
   }
 
   evaluate() {
     if (!this.game) return;
-    if (this.search) {
+    if (this.searchKind === 'evaluate') {
       this.stop();
       return;
     }
+    // One search at a time: the evaluation ends the analysis.
+    if (this.analysing) this.stopAnalysis();
     this.evals = [];
     const visits = Math.max(1, Math.min(this.info.max_visits, Number(this.$('rv-visits').value) || 64));
     const total = this.game.moves.length + 1;
+    this.searchKind = 'evaluate';
     this.$('rv-eval').textContent = 'Stop';
     const search = new Search({ kind: 'review', pgn: this.pgn, game: this.game.index, visits, weights: this.play.settings.weights }, {
       ply: (p) => {
@@ -158,6 +185,7 @@ export class ReviewView {
       done: (d) => {
         if (this.search !== search) return;
         this.search = null;
+        this.searchKind = null;
         this.$('rv-eval').textContent = 'Evaluate game';
         if (d.error) toast(d.error, true);
         document.body.dataset.reviewEvaluated = String(this.evals.filter(Boolean).length);
@@ -168,26 +196,98 @@ export class ReviewView {
     search.ready.catch((e) => { toast(e.message, true); this.stop(); });
   }
 
-  analyse() {
+  // toggleAnalysis switches the analysis on (of the position on the
+  // boards, and of each one stepped to) or off.
+  toggleAnalysis() {
+    if (!this.game) return;
+    if (this.analysing) {
+      this.stopAnalysis();
+      return;
+    }
+    this.analysing = true;
+    this.startAnalysis();
+  }
+
+  // stopAnalysis switches the analysis off, its last report kept, marked
+  // as stopped.
+  stopAnalysis() {
+    this.analysing = false;
+    if (this.searchKind === 'analyse') {
+      this.stop();
+      if (this.lastInfo) renderAnalysis(this.$('rv-analysis'), { ...this.lastInfo, final: true }, { ...this.analysisOpts, end: { reason: 'stopped', text: 'stopped by you' } });
+    }
+    this.$('rv-analyse').textContent = 'Analyse position';
+  }
+
+  // idleAnalysis clears the analysis pane.
+  idleAnalysis() {
+    this.analysisPly = null;
+    this.lastInfo = null;
+    const box = this.$('rv-analysis');
+    delete box.dataset.ply;
+    renderAnalysis(box, null, { idle: 'Analyse the position on the boards with the engine.' });
+  }
+
+  // startAnalysis analyses the position on the boards.
+  startAnalysis() {
     if (!this.game) return;
     this.stop();
     const box = this.$('rv-analysis');
-    const p = this.game.positions[this.ply];
+    const ply = this.ply;
+    const p = this.game.positions[ply];
+    this.analysisPly = ply;
+    this.lastInfo = null;
+    box.dataset.ply = String(ply);
+    const caption = ply === 0 ? 'The start position' : `After ${this.moveName(ply)} (ply ${ply})`;
     if (p.status !== 'ongoing') {
-      renderAnalysis(box, null, { idle: statusText(p) });
+      renderAnalysis(box, null, { idle: `${caption}: ${statusText(p)}` });
       return;
     }
-    const moves = this.game.moves.slice(0, this.ply).map((m) => m.uci);
-    const fullmove = Number(p.fen.split(' ')[5]) || 1;
+    const moves = this.game.moves.slice(0, ply).map((m) => m.uci);
+    const opts = { fullmove: Number(p.fen.split(' ')[5]) || 1, caption };
+    this.analysisOpts = opts;
+    renderAnalysis(box, null, { idle: `${caption}: the engine is starting…` });
+    this.searchKind = 'analyse';
+    this.$('rv-analyse').textContent = 'Stop analysis';
     const search = new Search({ kind: 'analyse', fen: this.game.start_fen, variant: this.game.variant, moves, weights: this.play.settings.weights, ...this.play.limits() }, {
-      info: (info) => renderAnalysis(box, info, { fullmove }),
+      info: (info) => {
+        if (this.search !== search) return;
+        this.lastInfo = info;
+        renderAnalysis(box, info, opts);
+      },
       done: (d) => {
-        if (d.info) renderAnalysis(box, d.info, { fullmove });
+        if (this.search !== search) return;
+        this.search = null;
+        this.searchKind = null;
+        if (d.info) this.lastInfo = d.info;
+        if (this.lastInfo) renderAnalysis(box, { ...this.lastInfo, final: true }, { ...opts, end: d.end });
+        else renderAnalysis(box, null, { idle: `${caption}: ${d.error || 'the engine found nothing'}` });
         if (d.error) toast(d.error, true);
-        if (this.search === search) this.search = null;
+      },
+      error: (e) => {
+        if (this.search !== search) return;
+        this.search = null;
+        this.searchKind = null;
+        toast(e.message, true);
+        renderAnalysis(box, this.lastInfo && { ...this.lastInfo, final: true }, { ...opts, idle: `${caption}: ${e.message}`, end: { reason: 'error', text: e.message } });
       },
     });
     this.search = search;
-    search.ready.catch((e) => toast(e.message, true));
+    search.ready.catch((e) => {
+      if (this.search !== search) return;
+      this.search = null;
+      this.searchKind = null;
+      toast(e.message, true);
+      renderAnalysis(box, null, { idle: `${caption}: ${e.message}` });
+    });
+  }
+
+  // moveName writes the move that led to ply as a reader writes it:
+  // "2… d5".
+  moveName(ply) {
+    const g = this.game;
+    const before = g.positions[ply - 1];
+    const n = Number(before.fen.split(' ')[5]) || 1;
+    return `${n}${before.side === 'white' ? '.' : '…'} ${g.moves[ply - 1].san}`;
   }
 }

@@ -51,6 +51,14 @@ const GROUPS = [
 // Keys never drawn: the x axis, and counters that only grow.
 const SKIP = new Set(['iteration', 'elapsed_s', 'total_steps', 'total_positions']);
 
+// eloText writes an Elo difference in whole points, signed, with no
+// "-0" for a difference that rounds to nothing.
+export function eloText(v) {
+  const r = Math.round(v);
+  if (r === 0) return '0';
+  return r > 0 ? `+${r}` : `−${-r}`;
+}
+
 export function metricName(key) {
   if (NAMES[key]) return NAMES[key];
   return key.replace(/^eval\./, 'eval ').replace(/\./g, ' · ').replace(/_/g, ' ');
@@ -175,16 +183,22 @@ export class TrainingView {
     const { checkpoints } = await api('GET', `/runs/${encodeURIComponent(name)}/checkpoints`);
     const tbody = this.$('ckpt-table').querySelector('tbody');
     tbody.replaceChildren();
+    // A match's score, its wins, draws and losses after it (under it on a
+    // phone).
     const score = (ms) => {
-      if (!ms) return '';
-      const wdl = ms.wins !== undefined ? ` (+${ms.wins} =${ms.draws ?? 0} −${ms.losses ?? 0})` : '';
-      return `${formatNumber(ms.score)}${wdl}`;
+      const td = document.createElement('td');
+      if (!ms) return td;
+      td.textContent = formatNumber(ms.score);
+      if (ms.wins !== undefined) {
+        td.append(' ', Object.assign(document.createElement('span'), { className: 'wdl-detail', textContent: `(+${ms.wins} =${ms.draws ?? 0} −${ms.losses ?? 0})` }));
+      }
+      return td;
     };
+    const cell = (text) => Object.assign(document.createElement('td'), { textContent: text });
     for (const c of checkpoints) {
       const tr = document.createElement('tr');
       const ev = c.eval || {};
-      const cells = [String(c.iteration), score(ev.vs_random), score(ev.vs_alphabeta), score(ev.vs_previous), ev.elo !== undefined ? formatNumber(ev.elo) : ''];
-      for (const text of cells) tr.appendChild(Object.assign(document.createElement('td'), { textContent: text }));
+      tr.append(cell(String(c.iteration)), score(ev.vs_random), score(ev.vs_alphabeta), score(ev.vs_previous), cell(ev.elo !== undefined ? eloText(ev.elo) : ''));
       const td = document.createElement('td');
       const b = document.createElement('button');
       b.textContent = 'Play';

@@ -110,6 +110,10 @@ export function statusText(pos) {
       return 'Draw by the fifty-move rule';
     case 'dead-position':
       return 'Draw: only the kings are left';
+    case 'resigned':
+      return pos.result === '1-0' ? 'Black resigned: White wins (1-0)' : 'White resigned: Black wins (0-1)';
+    case 'draw-agreed':
+      return 'Draw agreed (1/2-1/2)';
     case 'time-forfeit': {
       const flag = pos.clock && pos.clock.flag === 'black' ? 'Black' : 'White';
       const other = flag === 'White' ? 'Black' : 'White';
@@ -150,14 +154,25 @@ export function moveList(ol, moves, startSide, startFullmove, current, onPick) {
     if (!white) n++;
     white = !white;
   });
-  // Scroll the list, not the page: the boards stay in view after a move.
+  scrollToCurrent(ol);
+}
+
+// scrollToCurrent scrolls a move list, not the page, to its current
+// move: the boards stay in view after a move. A hidden list cannot be
+// measured; showing its view scrolls it.
+export function scrollToCurrent(ol) {
   const cur = ol.querySelector('.current');
-  if (cur) {
-    const r = cur.getBoundingClientRect();
-    const box = ol.getBoundingClientRect();
-    if (r.top < box.top) ol.scrollTop -= box.top - r.top;
-    else if (r.bottom > box.bottom) ol.scrollTop += r.bottom - box.bottom;
-  }
+  if (!cur || ol.offsetParent === null) return;
+  const r = cur.getBoundingClientRect();
+  const box = ol.getBoundingClientRect();
+  if (r.top < box.top) ol.scrollTop -= box.top - r.top;
+  else if (r.bottom > box.bottom) ol.scrollTop += r.bottom - box.bottom;
+}
+
+// typing reports whether a key event goes to a field being typed in,
+// not to the page's keys.
+export function typing(ev) {
+  return Boolean(ev.target.closest && ev.target.closest('textarea, input, select')) || ev.ctrlKey || ev.metaKey || ev.altKey;
 }
 
 // fenSide and fenFullmove read a FEN's side to move and move number.
