@@ -21,9 +21,19 @@
 //
 // # Search
 //
-// Nodes live in a flat node pool addressed by int32 indices (children
-// contiguous); the pool and every per-playout buffer are reused, so a
-// search allocates nothing per playout once the buffers have grown. A node
+// Nodes live in a flat node pool addressed by int32 indices, and a node's
+// legal moves in an edge pool, as lc0 stores them: an expanded node's moves
+// are contiguous edges of 8 bytes (move and prior), and a move gets a node
+// (56 bytes) only when a playout first tries it, linked into its parent's
+// children in edge order. The pools and every per-playout buffer are
+// reused, so a search allocates nothing per playout once the buffers have
+// grown. Config.TreeBytes bounds a tree's pools (the engine derives it from
+// its Hash option): they are then reserved at their bound once, never
+// grown or moved, and a search that fills them rebuilds the tree instead of
+// stopping, keeping every node with enough visits to fit half the pools
+// with its children; the nodes below that keep their own visits, values
+// and proofs as leaves, and are expanded again when a playout reaches them.
+// Advance keeps the played move's subtree the same way. A node
 // stores the sum of W-L (and D) over its visits from the view of its own
 // side to move; backup flips the sign every ply. A playout descends from
 // the root with make/unmake on one working position, and at the leaf
