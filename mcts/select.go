@@ -28,8 +28,9 @@ func (t *Tree) selectChild(idx int32, sl *leafSlot) int32 {
 
 // puct is AlphaZero's selection rule: argmax Q + c(N)·P·√N/(1+n), with
 // virtual loss on children in flight, first-play urgency for unvisited
-// ones, and exact values for proven ones. It returns the chosen move's
-// edge offset and its node (-1 if it has none yet).
+// ones, and exact values for proven ones; a move proven lost is not chosen
+// (see provenLost). It returns the chosen move's edge offset and its node
+// (-1 if it has none yet).
 func (t *Tree) puct(idx int32) (int, int32) {
 	cfg := t.cfg
 	nd := &t.nodes[idx]
@@ -59,7 +60,7 @@ func (t *Tree) puct(idx int32) (int, int32) {
 	vl := float64(cfg.VirtualLoss)
 	es := t.edges[nd.edges : nd.edges+int32(nd.nEdges)]
 	next := nd.child // the next child node, in edge order
-	best, bestC, bestS := 0, int32(-1), math.Inf(-1)
+	best, bestC, bestS := -1, int32(-1), math.Inf(-1)
 	for i := range es {
 		var q float64
 		var e int32
@@ -68,6 +69,9 @@ func (t *Tree) puct(idx int32) (int, int32) {
 			c = next
 			ci := &t.nodes[c]
 			next = ci.sibling
+			if ci.proof == proofWin {
+				continue
+			}
 			e = ci.n + ci.inflight
 			switch {
 			case ci.proof != proofNone:
@@ -80,11 +84,25 @@ func (t *Tree) puct(idx int32) (int, int32) {
 		} else {
 			q = fpu
 		}
-		if s := q + u0*float64(es[i].prior)/float64(1+e); s > bestS {
+		if s := q + u0*float64(es[i].prior)/float64(1+e); s > bestS || best < 0 {
 			best, bestC, bestS = i, c, s
 		}
 	}
+	if best < 0 {
+		return t.provenLost(idx)
+	}
 	return best, bestC
+}
+
+// provenLost returns node idx's first move, for a node every move of which
+// is proven lost but which is not proven itself. The solver proves such a
+// node as soon as its last move is proven, so that selection, which never
+// chooses a move proven lost while another remains (the MCTS-solver's
+// rule: its value is known, and visiting it again learns nothing), has
+// nothing else to choose.
+func (t *Tree) provenLost(idx int32) (int, int32) {
+	c := t.nodes[idx].child
+	return int(t.nodes[c].edge), c
 }
 
 // completedQ fills t.qbuf with the completed Q values of node idx's
@@ -189,8 +207,9 @@ func (t *Tree) gumbelWinner(q []float32, scale float64) int {
 
 // gumbelInterior is the deterministic selection of Gumbel MuZero below the
 // root: argmax π'(a) − N(a)/(1+ΣN) with π' = softmax(logits + σ(q̂)),
-// playouts in flight counting as visits. It returns the chosen move's edge
-// offset and its node (-1 if it has none yet).
+// playouts in flight counting as visits, moves proven lost left out (see
+// provenLost). It returns the chosen move's edge offset and its node (-1 if
+// it has none yet).
 func (t *Tree) gumbelInterior(idx int32) (int, int32) {
 	q, maxN, vmix := t.completedQ(idx)
 	scale := t.sigmaScale(maxN)
@@ -218,15 +237,21 @@ func (t *Tree) gumbelInterior(idx int32) (int, int32) {
 	}
 	invZ := 1 / z
 	invN := 1 / float64(1+sumEff)
-	best, bestS := 0, math.Inf(-1)
+	best, bestS := -1, math.Inf(-1)
 	for i, k := range kids {
 		var eff int32
 		if k >= 0 {
+			if t.nodes[k].proof == proofWin {
+				continue
+			}
 			eff = t.nodes[k].n + t.nodes[k].inflight
 		}
-		if s := w[i]*invZ - float64(eff)*invN; s > bestS {
+		if s := w[i]*invZ - float64(eff)*invN; s > bestS || best < 0 {
 			best, bestS = i, s
 		}
+	}
+	if best < 0 {
+		return t.provenLost(idx)
 	}
 	return best, kids[best]
 }

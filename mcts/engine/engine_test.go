@@ -342,3 +342,34 @@ func TestCentipawnsAndWDL(t *testing.T) {
 		t.Errorf("WDL zero %d %d %d", w, d, l)
 	}
 }
+
+// In a position lost whatever White does (issue 29), the engine plays a
+// move mated last: the search used to keep visiting the moves it had
+// proven lost and never try the three the network gives zero priors,
+// which allow a mate in one, and then played one of those, the untried
+// moves looking better than the known losses.
+func TestGoPlaysTheLongestDefence(t *testing.T) {
+	e := newEngine(t, Options{})
+	if err := e.SetPosition("rn2k2r/ppp2ppp/8/2|bp|p2R/2N1n1|b1/2|P|P4/PP1|qPPPP/2BQKB1R w Kkq - 1 11", nil); err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Go(context.Background(), clock.Limits{Nodes: 20_000}, mcts.Progress{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.MateIn != -2 {
+		t.Fatalf("plays %v, MateIn %d after %d visits; want mated in two", res.BestMove, res.MateIn, res.Nodes)
+	}
+	pos := e.Position()
+	pos.MakeMove(res.BestMove)
+	var replies, next env.MoveList
+	pos.LegalMoves(&replies)
+	for _, r := range replies.Slice() {
+		pos.MakeMove(r)
+		pos.LegalMoves(&next)
+		if next.N == 0 && pos.InCheck() {
+			t.Fatalf("plays %v, which %v mates at once", res.BestMove, r)
+		}
+		pos.UnmakeMove()
+	}
+}
