@@ -150,13 +150,8 @@ func TestRecyclingKeepsProofs(t *testing.T) {
 	for _, fen := range blunderFENs {
 		cfg := boundedConfig()
 		cfg.MateProbe = 1
-		s := newSearcher(t, hashEvaluator{}, cfg)
 		p := mustFEN(t, fen)
-		tr := newTree(t, s, p, 1)
-		res, err := s.Search(context.Background(), tr, clock.Limits{Nodes: 30_000}, Progress{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		tr, res := searchOnce(t, newSearcher(t, hashEvaluator{}, cfg), p, 30_000)
 		if tr.Recycles() == 0 {
 			t.Fatalf("%s: the tree never filled", fen)
 		}
@@ -185,13 +180,8 @@ func TestRecyclingProvesMates(t *testing.T) {
 		cfg := boundedConfig()
 		cfg.MateProbe = 0
 		cfg.TreeBytes = MinTreeBytes * 3 / 2
-		s := newSearcher(t, UniformEvaluator{}, cfg)
 		p := mustFEN(t, fen)
-		tr := newTree(t, s, p, 1)
-		res, err := s.Search(context.Background(), tr, clock.Limits{Nodes: 100_000}, Progress{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		tr, res := searchOnce(t, newSearcher(t, UniformEvaluator{}, cfg), p, 100_000)
 		if res.MateIn != 2 || !bfMateIn2Key(p, res.BestMove) {
 			t.Errorf("%s: MateIn %d with %v after %d playouts and %d recycles, want a mate in two", fen, res.MateIn, res.BestMove, res.Nodes, tr.Recycles())
 		}
@@ -252,16 +242,7 @@ func TestRecyclingAllocatesNothingPerPlayout(t *testing.T) {
 	s := newSearcher(t, UniformEvaluator{}, cfg)
 	root := mustPlay(t, "e2e4")
 	tr := newTree(t, s, root, 1)
-	measure := func(n int) float64 {
-		return testing.AllocsPerRun(3, func() {
-			if err := tr.Reset(root); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := s.Search(context.Background(), tr, clock.Limits{Nodes: int64(n)}, Progress{}); err != nil {
-				t.Fatal(err)
-			}
-		})
-	}
+	measure := func(n int) float64 { return searchAllocs(t, s, tr, root, 3, n) }
 	measure(30_000) // grow the buffers
 	r0 := tr.Recycles()
 	small := measure(500)

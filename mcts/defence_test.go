@@ -1,12 +1,10 @@
 package mcts
 
 import (
-	"context"
 	"slices"
 	"testing"
 
 	"github.com/alicezero/alicezero/env"
-	"github.com/alicezero/alicezero/internal/clock"
 )
 
 // lostFEN is lost whatever White does (issue 29): every move allows a
@@ -74,12 +72,7 @@ func TestLongestDefence(t *testing.T) {
 	for _, probe := range []int{1, 2} {
 		cfg := testConfig(false, 100_000)
 		cfg.MateProbe = probe
-		s := newSearcher(t, zero, cfg)
-		tr := newTree(t, s, p, 1)
-		res, err := s.Search(context.Background(), tr, clock.Limits{Nodes: 100_000}, Progress{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, res := searchOnce(t, newSearcher(t, zero, cfg), p, 100_000)
 		if res.MateIn != -longest || bfAllowsMateIn1(p, res.BestMove) {
 			t.Errorf("probe %d: plays %v with MateIn %d after %d playouts; want a move mated in %d", probe, res.BestMove, res.MateIn, res.Nodes, longest)
 		}
@@ -99,12 +92,7 @@ func TestProvenLossesGetNoMoreVisits(t *testing.T) {
 	for _, fen := range blunderFENs {
 		p := mustFEN(t, fen)
 		cfg := testConfig(false, 2000)
-		s := newSearcher(t, hashEvaluator{}, cfg)
-		tr := newTree(t, s, p, 1)
-		res, err := s.Search(context.Background(), tr, clock.Limits{Nodes: 2000}, Progress{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, res := searchOnce(t, newSearcher(t, hashEvaluator{}, cfg), p, 2000)
 		if res.Proven {
 			continue
 		}

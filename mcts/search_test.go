@@ -1023,16 +1023,7 @@ func TestNoAllocationsPerPlayout(t *testing.T) {
 	s := newSearcher(t, UniformEvaluator{}, cfg)
 	root := env.NewPosition(env.Alice)
 	tr := newTree(t, s, root, 1)
-	measure := func(n int) float64 {
-		return testing.AllocsPerRun(5, func() {
-			if err := tr.Reset(root); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := s.Search(context.Background(), tr, clock.Limits{Nodes: int64(n)}, Progress{}); err != nil {
-				t.Fatal(err)
-			}
-		})
-	}
+	measure := func(n int) float64 { return searchAllocs(t, s, tr, root, 5, n) }
 	measure(2000) // grow the buffers
 	small, big := measure(200), measure(2000)
 	if big > small+2 || big > 30 {
