@@ -158,9 +158,6 @@ type Engine struct {
 	// it searches, kept from move to move.
 	searcher *mcts.Searcher
 	tree     *mcts.Tree
-	// drawn searches positions already drawn by rule, without their
-	// history (see Go); kept, like tree, for its node pools.
-	drawn *mcts.Tree
 	// guard is the tactical alpha-beta of timed searches (tactics.go),
 	// made at the first.
 	guard *guard
@@ -277,7 +274,7 @@ func (e *Engine) install(net *Network) error {
 
 // dropSearcher forgets the searcher and its tree (their settings changed).
 func (e *Engine) dropSearcher() {
-	e.searcher, e.tree, e.drawn = nil, nil, nil
+	e.searcher, e.tree = nil, nil
 }
 
 // Network describes what evaluates positions: the network loaded, or the
@@ -475,7 +472,7 @@ func (e *Engine) Go(ctx context.Context, lim clock.Limits, progress mcts.Progres
 		defer cancel()
 	}
 	if r := panics.Try(func() { res, err = e.search(ctx, lim, progress) }); r != nil {
-		e.tree, e.drawn = nil, nil // they may be half updated
+		e.tree = nil // it may be half updated
 		return fallback(fmt.Errorf("engine: internal error: %v", r.Value))
 	}
 	if ml.Contains(res.BestMove) {
@@ -505,22 +502,24 @@ func (e *Engine) search(ctx context.Context, lim clock.Limits, progress mcts.Pro
 		return mcts.Result{BestMove: m, PV: []env.Move{m}, RootWDL: [3]float32{0, 1, 0}}, readyErr
 	case env.Threefold, env.FiftyMove:
 		// Drawn by rule, yet the GUI asks for a move: search the position
-		// without its history (and with a fresh fifty-move count), on a
-		// tree of its own.
+		// without its history (and with a fresh fifty-move count). The
+		// tree starts afresh there, in the same pools, so that the search
+		// stays within Hash; the game's own tree has nothing left to
+		// offer once it is drawn.
 		fresh, err := withoutHistory(e.pos)
 		if err != nil {
 			return mcts.Result{}, errors.Join(readyErr, fmt.Errorf("engine: %w", err))
 		}
-		if e.drawn == nil {
-			e.drawn, err = e.searcher.NewTree(fresh, e.opts.Seed)
+		if e.tree == nil {
+			e.tree, err = e.searcher.NewTree(fresh, e.opts.Seed)
 		} else {
-			err = e.drawn.Reset(fresh)
+			err = e.tree.Reset(fresh)
 		}
 		if err != nil {
-			e.drawn = nil
+			e.tree = nil
 			return mcts.Result{}, errors.Join(readyErr, fmt.Errorf("engine: %w", err))
 		}
-		res, err := e.searcher.Search(ctx, e.drawn, lim, progress)
+		res, err := e.searcher.Search(ctx, e.tree, lim, progress)
 		if err != nil {
 			return res, errors.Join(readyErr, fmt.Errorf("engine: %w", err))
 		}

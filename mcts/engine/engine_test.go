@@ -252,6 +252,15 @@ func TestGoDrawnByRuleStillMoves(t *testing.T) {
 		t.Fatalf("a position drawn by repetition: %d nodes, %v (want a search and no error)", res.Nodes, err)
 	}
 	checkLegal(t, e, res.BestMove)
+	// The drawn position's search used the game's tree: a game that goes
+	// on elsewhere starts it afresh.
+	if err := e.SetPosition("", []string{"e2e4"}); err != nil {
+		t.Fatal(err)
+	}
+	if res, err = e.Go(context.Background(), clock.Limits{Nodes: 50}, mcts.Progress{}); err != nil || res.Nodes != 50 {
+		t.Fatalf("after the drawn position: %d nodes, %v", res.Nodes, err)
+	}
+	checkLegal(t, e, res.BestMove)
 	// Only the kings left: any move, a draw, no error.
 	if err := e.SetPosition("4k3/8/8/8/8/8/8/4K3 w - - 0 1", nil); err != nil {
 		t.Fatal(err)
