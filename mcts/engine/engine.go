@@ -503,9 +503,9 @@ func (e *Engine) search(ctx context.Context, lim clock.Limits, progress mcts.Pro
 	case env.Threefold, env.FiftyMove:
 		// Drawn by rule, yet the GUI asks for a move: search the position
 		// without its history (and with a fresh fifty-move count). The
-		// tree starts afresh there, in the same pools, so that the search
-		// stays within Hash; the game's own tree has nothing left to
-		// offer once it is drawn.
+		// game's tree starts afresh there, in its own pools, so that the
+		// search stays within Hash (a game that goes on after the draw
+		// then starts its tree afresh too).
 		fresh, err := withoutHistory(e.pos)
 		if err != nil {
 			return mcts.Result{}, errors.Join(readyErr, fmt.Errorf("engine: %w", err))
