@@ -3,8 +3,6 @@ package mcts
 import (
 	"fmt"
 	"math"
-
-	"github.com/alicezero/alicezero/env"
 )
 
 // Config holds every setting of the search. Build one with DefaultConfig
@@ -139,13 +137,24 @@ type Config struct {
 	// ReuseTree keeps the played move's subtree in Tree.Advance; without
 	// it Advance starts a fresh tree.
 	ReuseTree bool
-	// MaxTreeNodes, if positive, bounds a tree's node pool (56 bytes a
-	// node): a search stops dispatching playouts when the next expansion
-	// might not fit. The pool (and the spare a kept subtree is compacted
-	// into) is reserved at the bound, never grown; its pages cost memory
-	// only once the tree reaches them.
-	MaxTreeNodes int
+	// TreeBytes, if positive, bounds the memory of a tree's pools in
+	// bytes: nodes of 56 bytes for the positions playouts reached, edges
+	// of 8 for their moves, and spare pools of half the size that Advance
+	// and a full tree's rebuild compact into (see poolSizes). The pools
+	// are reserved at the bound, never grown; their pages cost memory only
+	// once the tree reaches them. A search that fills them goes on: it
+	// rebuilds the tree keeping its most visited part (the rest of the
+	// tree's nodes keep their values and lose their subtrees). Each visit
+	// adds a node and, where it expands a position, an edge per legal
+	// move: from the opening about 320 bytes a visit, 2,000 visits a MiB
+	// of TreeBytes before the first rebuild. 0: the pools grow as the
+	// tree does.
+	TreeBytes int
 }
+
+// MinTreeBytes is the smallest bound Config.TreeBytes takes: room for a
+// position's moves and their nodes several times over in every pool.
+const MinTreeBytes = 1 << 20
 
 // DefaultConfig returns settings for self-play: PUCT with Dirichlet noise,
 // a move temperature of 1 over the first 30 plies, tree reuse, no playout
@@ -265,8 +274,8 @@ func (c *Config) Validate() error {
 		return bad("MaxCollisions", "must be non-negative, got %d", c.MaxCollisions)
 	case c.CacheEntries < 0:
 		return bad("CacheEntries", "must be non-negative (0 disables the cache), got %d", c.CacheEntries)
-	case c.MaxTreeNodes < 0 || (c.MaxTreeNodes > 0 && c.MaxTreeNodes < 4*env.MaxMoves):
-		return bad("MaxTreeNodes", "must be 0 (no bound) or at least %d, got %d", 4*env.MaxMoves, c.MaxTreeNodes)
+	case c.TreeBytes < 0 || (c.TreeBytes > 0 && c.TreeBytes < MinTreeBytes):
+		return bad("TreeBytes", "must be 0 (no bound) or at least %d, got %d", MinTreeBytes, c.TreeBytes)
 	}
 	return nil
 }

@@ -21,9 +21,19 @@
 //
 // # Search
 //
-// Nodes live in a flat node pool addressed by int32 indices (children
-// contiguous); the pool and every per-playout buffer are reused, so a
-// search allocates nothing per playout once the buffers have grown. A node
+// Nodes live in a flat node pool addressed by int32 indices, and a node's
+// legal moves in an edge pool, as lc0 stores them: an expanded node's moves
+// are contiguous edges of 8 bytes (move and prior), and a move gets a node
+// (56 bytes) only when a playout first tries it, linked into its parent's
+// children in edge order. The pools and every per-playout buffer are
+// reused, so a search allocates nothing per playout once the buffers have
+// grown. Config.TreeBytes bounds a tree's pools (the engine derives it from
+// its Hash option): they are then reserved at their bound once, never
+// grown or moved, and a search that fills them rebuilds the tree instead of
+// stopping, keeping every node with enough visits to fit half the pools
+// with its children; the nodes below that keep their own visits, values
+// and proofs as leaves, and are expanded again when a playout reaches them.
+// Advance keeps the played move's subtree the same way. A node
 // stores the sum of W-L (and D) over its visits from the view of its own
 // side to move; backup flips the sign every ply. A playout descends from
 // the root with make/unmake on one working position, and at the leaf
@@ -56,20 +66,23 @@
 // proven win if one move leads to a proven loss (distance: the shortest
 // such + 1), a proven loss if every move leads to a proven win (the
 // longest + 1), a proven draw if every move is proven and the best is a
-// draw. Playouts stop at proven nodes and back up their exact value;
-// selection uses exact values for proven children. When the root starts a
-// search its moves are played once to mark those that end the game at
-// once, so a mate in one is always found, whatever the budget or
+// draw.
+// Playouts stop at proven nodes and back up their exact value; selection
+// uses exact values for proven children and never chooses a move proven
+// lost while another remains (so the last unproven moves of a lost position
+// are tried, whatever their priors, and the position is proven). When the
+// root starts a search its moves are played once to mark those that end the
+// game at once, so a mate in one is always found, whatever the budget or
 // algorithm; with Config.MateProbe (1 by default, 2 in DefaultPlayConfig)
 // every new leaf also looks for a mate in one among its checking moves, or
-// a mate in two that starts with a check, and, finding one, is a proven
-// win without asking the network, so short mates are proven, and walking
-// into them avoided, with few playouts. A proven root stops the search; the move played is then the
-// shortest proven mate (or, when lost, the longest defence), a proven loss
-// is never played while another move exists, and Result.MateIn reports the
-// distance in moves (positive: the side to move mates). Mate distances are
-// those of the proofs found: a shorter mate the tree has not proven can
-// exist.
+// a mate in two that starts with a check, and, finding one, is a proven win
+// without asking the network, so short mates are proven, and walking into
+// them avoided, with few playouts. A proven root stops the search; the move
+// played is then the shortest proven mate (or, when lost, the longest
+// defence), a proven loss is never played while another move exists, and
+// Result.MateIn reports the distance in moves (positive: the side to move
+// mates). Mate distances are those of the proofs found: a shorter mate the
+// tree has not proven can exist.
 //
 // # Evaluation cache
 //

@@ -1,11 +1,13 @@
 package mcts
 
 import (
+	"context"
 	"math"
 	"sync"
 	"testing"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 )
 
 // mustFEN parses a FEN of the default rules or fails the test.
@@ -185,4 +187,28 @@ func testConfig(gumbel bool, sims int) Config {
 	c.Workers = 1
 	c.CacheEntries = 1 << 14
 	return c
+}
+
+// searchOnce searches p on a new tree of s (seed 1) for nodes playouts.
+func searchOnce(t *testing.T, s *Searcher, p *env.Position, nodes int64) (*Tree, Result) {
+	t.Helper()
+	tr := newTree(t, s, p, 1)
+	res, err := s.Search(context.Background(), tr, clock.Limits{Nodes: nodes}, Progress{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr, res
+}
+
+// searchAllocs returns the allocations of a search of n playouts from
+// root on tr (reset first), averaged over runs.
+func searchAllocs(t *testing.T, s *Searcher, tr *Tree, root *env.Position, runs, n int) float64 {
+	return testing.AllocsPerRun(runs, func() {
+		if err := tr.Reset(root); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Search(context.Background(), tr, clock.Limits{Nodes: int64(n)}, Progress{}); err != nil {
+			t.Fatal(err)
+		}
+	})
 }

@@ -28,15 +28,13 @@ const (
 )
 
 // canDispatch reports whether the tree may start another playout. A
-// proven root needs no more search.
+// proven root needs no more search. A full tree waits for its leaves in
+// flight, then is recycled (see makeRoom).
 func (t *Tree) canDispatch() bool {
 	if t.stopped || t.started >= t.budget || t.nodes[0].proof != proofNone {
 		return false
 	}
-	if m := t.cfg.MaxTreeNodes; m > 0 && len(t.nodes)+env.MaxMoves > m {
-		return false
-	}
-	return true
+	return t.hasRoom() || t.quiescent()
 }
 
 // done reports whether the search is over: nothing more to start and
@@ -54,7 +52,7 @@ const maxImmediate = 1024
 // the tree may go on (callers tell the cases apart with done).
 func (t *Tree) gather(sl *leafSlot, row []float32) gatherResult {
 	for range maxImmediate {
-		if !t.canDispatch() {
+		if !t.canDispatch() || (!t.hasRoom() && !t.makeRoom()) {
 			break
 		}
 		switch t.playout(sl, row) {
@@ -99,6 +97,7 @@ func (t *Tree) playout(sl *leafSlot, row []float32) gatherResult {
 			for _, p := range path {
 				t.nodes[p].inflight++
 			}
+			t.collisions++
 			return gotCollision
 		}
 		if nd.state == stTerminal || (idx != 0 && nd.proof != proofNone) {
@@ -115,7 +114,7 @@ func (t *Tree) playout(sl *leafSlot, row []float32) gatherResult {
 			break
 		}
 		c := t.selectChild(idx, sl)
-		w.MakeMove(t.nodes[c].move)
+		w.MakeMove(t.edges[t.nodes[idx].edges+int32(t.nodes[c].edge)].move)
 		idx = c
 		path = append(path, c)
 	}
@@ -170,6 +169,7 @@ func (t *Tree) playout(sl *leafSlot, row []float32) gatherResult {
 		t.nodes[p].inflight++
 	}
 	t.inFlight++
+	t.edgesOwed += ml.N
 	t.unwind(depth)
 	return gotLeaf
 }
@@ -324,6 +324,7 @@ func (t *Tree) complete(sl *leafSlot, policy, wdl []float32) {
 	t.expand(leaf, &sl.ml, logits, w)
 	t.backup(sl.path, w[0]-w[2], w[1], true)
 	t.inFlight--
+	t.edgesOwed -= n
 	sl.rootChild = -1 // the Gumbel count stays: the playout happened
 	if leaf == 0 {
 		t.rootExpanded()
@@ -339,6 +340,7 @@ func (t *Tree) cancel(sl *leafSlot) {
 		t.nodes[p].inflight--
 	}
 	t.inFlight--
+	t.edgesOwed -= sl.ml.N
 	t.started--
 	t.undoRootChild(sl)
 }
@@ -348,6 +350,7 @@ func (t *Tree) revertCollision(path []int32, rootChild int32) {
 	for _, p := range path {
 		t.nodes[p].inflight--
 	}
+	t.collisions--
 	if rootChild >= 0 {
 		t.gVisits[rootChild]--
 		t.gSims--
@@ -362,29 +365,29 @@ func (t *Tree) undoRootChild(sl *leafSlot) {
 	}
 }
 
-// expand gives the leaf its children with priors softmax(logits/T).
+// expand gives the leaf its moves, as edges with priors softmax(logits/T).
 func (t *Tree) expand(leaf int32, ml *env.MoveList, logits []float32, wdl [3]float32) {
 	n := ml.N
-	first := t.alloc(n)
-	ch := t.nodes[first : first+int32(n)]
+	first := t.allocEdges(n)
+	es := t.edges[first : first+int32(n)]
 	mx := logits[0]
 	for _, l := range logits[1:n] {
 		mx = max(mx, l)
 	}
 	invT := 1 / float64(t.cfg.PolicyTemperature)
 	var sum float64
-	for i := range ch {
+	for i := range es {
 		e := math.Exp((float64(logits[i]) - float64(mx)) * invT)
 		sum += e
-		ch[i] = node{move: ml.Moves[i], prior: float32(e), first: -1}
+		es[i] = edge{move: ml.Moves[i], prior: float32(e)}
 	}
 	inv := 1 / sum
-	for i := range ch {
-		ch[i].prior = float32(float64(ch[i].prior) * inv)
+	for i := range es {
+		es[i].prior = float32(float64(es[i].prior) * inv)
 	}
 	nd := &t.nodes[leaf]
-	nd.first = first
-	nd.nChild = uint16(n)
+	nd.edges = first
+	nd.nEdges = uint16(n)
 	nd.state = stExpanded
 	nd.nnWL = wdl[0] - wdl[2]
 }
@@ -403,7 +406,8 @@ func (t *Tree) backup(path []int32, v, d float32, vl bool) {
 			nd.inflight--
 		}
 		if nd.n == 1 && i > 0 {
-			t.nodes[path[i-1]].visitedPrior += nd.prior
+			p := &t.nodes[path[i-1]]
+			p.visitedPrior += t.edges[p.edges+int32(nd.edge)].prior
 		}
 		vv = -vv
 	}
@@ -430,8 +434,9 @@ func (t *Tree) tryProve(idx int32) bool {
 		return false
 	}
 	winDist, lossDist := -1, 0
-	all, anyDraw := true, false
-	for _, c := range t.nodes[nd.first : nd.first+int32(nd.nChild)] {
+	proven, anyDraw := 0, false
+	for _, k := range t.childrenOf(idx) {
+		c := &t.nodes[k]
 		switch c.proof {
 		case proofLoss:
 			if d := int(c.dist) + 1; winDist < 0 || d < winDist {
@@ -442,9 +447,11 @@ func (t *Tree) tryProve(idx int32) bool {
 		case proofDraw:
 			anyDraw = true
 		default:
-			all = false
+			continue
 		}
+		proven++
 	}
+	all := proven == int(nd.nEdges) // a move without a node is unproven
 	switch {
 	case winDist >= 0:
 		nd.proof, nd.dist = proofWin, uint16(min(winDist, math.MaxUint16))
@@ -463,31 +470,38 @@ func (t *Tree) tryProve(idx int32) bool {
 // noise, and sets up Gumbel sequential halving.
 func (t *Tree) rootExpanded() {
 	t.probeRootChildren()
-	r := &t.nodes[0]
-	n := int(r.nChild)
-	ch := t.nodes[r.first : r.first+int32(n)]
+	es, kids := t.children(0)
+	n := len(es)
 	if t.useGumbel {
-		t.setupGumbel(ch)
+		t.setupGumbel(es)
 		return
 	}
 	if t.noise && t.cfg.DirichletEpsilon > 0 && n > 1 {
 		t.savedPriors = t.savedPriors[:0]
-		for _, c := range ch {
-			t.savedPriors = append(t.savedPriors, c.prior)
+		for _, e := range es {
+			t.savedPriors = append(t.savedPriors, e.prior)
 		}
 		t.priorsSaved = true
 		t.dirBuf = slices.Grow(t.dirBuf[:0], n)[:n]
 		sampleDirichlet(t.rng, t.cfg.DirichletAlpha, t.dirBuf)
 		eps := t.cfg.DirichletEpsilon
-		var vp float32
-		for i := range ch {
-			ch[i].prior = float32((1-eps)*float64(ch[i].prior) + eps*t.dirBuf[i])
-			if ch[i].n > 0 {
-				vp += ch[i].prior
-			}
+		for i := range es {
+			es[i].prior = float32((1-eps)*float64(es[i].prior) + eps*t.dirBuf[i])
 		}
-		r.visitedPrior = vp
+		t.nodes[0].visitedPrior = t.visitedPriorOf(es, kids)
 	}
+}
+
+// visitedPriorOf sums the priors of the moves whose children have visits,
+// in edge order.
+func (t *Tree) visitedPriorOf(es []edge, kids []int32) float32 {
+	var vp float32
+	for i, k := range kids {
+		if k >= 0 && t.nodes[k].n > 0 {
+			vp += es[i].prior
+		}
+	}
+	return vp
 }
 
 // restorePriors undoes the previous search's root noise.
@@ -496,43 +510,41 @@ func (t *Tree) restorePriors() {
 		return
 	}
 	t.priorsSaved = false
-	r := &t.nodes[0]
-	if r.state != stExpanded || int(r.nChild) != len(t.savedPriors) {
+	if r := &t.nodes[0]; r.state != stExpanded || int(r.nEdges) != len(t.savedPriors) {
 		return
 	}
-	ch := t.nodes[r.first : r.first+int32(r.nChild)]
-	var vp float32
-	for i := range ch {
-		ch[i].prior = t.savedPriors[i]
-		if ch[i].n > 0 {
-			vp += ch[i].prior
-		}
+	es, kids := t.children(0)
+	for i := range es {
+		es[i].prior = t.savedPriors[i]
 	}
-	r.visitedPrior = vp
+	t.nodes[0].visitedPrior = t.visitedPriorOf(es, kids)
 }
 
 // probeRootChildren plays each unexplored root move and marks those that
 // end the game (mate, stalemate, draws by rule) as terminal, so a mate in
 // one is found whatever the budget.
 func (t *Tree) probeRootChildren() {
-	r := t.nodes[0]
-	if r.state != stExpanded {
+	if t.nodes[0].state != stExpanded {
 		return
 	}
+	es, kids := t.children(0)
 	w := t.work
 	changed := false
-	for i := r.first; i < r.first+int32(r.nChild); i++ {
-		c := &t.nodes[i]
-		if c.state != stUnexpanded {
+	for i, k := range kids {
+		if k >= 0 && t.nodes[k].state != stUnexpanded {
 			continue
 		}
-		w.MakeMove(c.move)
+		w.MakeMove(es[i].move)
 		w.LegalMoves(&t.probeML)
 		st := statusOf(w, t.probeML.N, w.Repetitions(), t.cfg.PlyCap)
 		if st == env.Ongoing {
 			w.UnmakeMove()
 			continue
 		}
+		if k < 0 {
+			k = t.addChild(0, i)
+		}
+		c := &t.nodes[k]
 		c.state = stTerminal
 		c.proof, c.nnWL = t.terminalProof(w, st)
 		w.UnmakeMove()

@@ -74,24 +74,36 @@ func (t *Tree) result() Result {
 	res.RootValue, res.RootWDL = nodeValue(r)
 	res.MateIn = mateIn(r.proof, r.dist)
 	res.Proven = r.proof != proofNone
-	if r.state != stExpanded || r.nChild == 0 {
+	if r.state != stExpanded || r.nEdges == 0 {
 		return res
 	}
-	first, n := r.first, int(r.nChild)
-	ch := t.nodes[first : first+int32(n)]
+	n := int(r.nEdges)
 	target := t.scratch[:n]
-	greedy := t.bestChild(0) - first
+	greedy, _ := t.bestChild(0)
 	best := greedy
+	es, kids := t.children(0)
+	visits := func(i int) int32 {
+		if kids[i] < 0 {
+			return 0
+		}
+		return t.nodes[kids[i]].n
+	}
+	proof := func(i int) int8 {
+		if kids[i] < 0 {
+			return proofNone
+		}
+		return t.nodes[kids[i]].proof
+	}
 
 	if t.useGumbel && len(t.gVisits) >= n {
 		q, maxN, _ := t.completedQ(0)
 		scale := t.sigmaScale(maxN)
 		mx := math.Inf(-1)
-		for i := range ch {
+		for i := range n {
 			mx = max(mx, float64(t.gLogits[i])+scale*(float64(q[i])+1))
 		}
 		var z float64
-		for i := range ch {
+		for i := range n {
 			e := math.Exp(float64(t.gLogits[i]) + scale*(float64(q[i])+1) - mx)
 			target[i] = float32(e)
 			z += e
@@ -99,21 +111,21 @@ func (t *Tree) result() Result {
 		for i := range target {
 			target[i] = float32(float64(target[i]) / z)
 		}
-		best = int32(t.gumbelWinner(q, scale))
+		best = t.gumbelWinner(q, scale)
 	} else {
 		var sum float64
-		for i := range ch {
-			sum += float64(ch[i].n)
+		for i := range n {
+			sum += float64(visits(i))
 		}
-		for i := range ch {
+		for i := range n {
 			if sum > 0 {
-				target[i] = float32(float64(ch[i].n) / sum)
+				target[i] = float32(float64(visits(i)) / sum)
 			} else {
-				target[i] = ch[i].prior
+				target[i] = es[i].prior
 			}
 		}
 		if temp := t.temperature(); temp > 0 {
-			best = t.sampleMove(ch, temp, greedy)
+			best = t.sampleMove(n, visits, proof, temp, greedy)
 		}
 	}
 	// Proofs override: play the shortest mate; never a proven loss while
@@ -123,16 +135,16 @@ func (t *Tree) result() Result {
 		best = greedy
 		clear(target)
 		target[best] = 1
-	case ch[best].proof == proofWin && ch[greedy].proof != proofWin:
+	case proof(best) == proofWin && proof(greedy) != proofWin:
 		best = greedy
 	}
 
-	res.BestMove = ch[best].move
-	res.Children = t.childStats(target)
-	for i := range ch {
-		res.Visits[t.root.PolicyIndex(ch[i].move)] += target[i]
+	res.BestMove = es[best].move
+	for i := range es {
+		res.Visits[t.root.PolicyIndex(es[i].move)] += target[i]
 	}
-	res.PV = t.pv(first+best, append(res.PV, res.BestMove))
+	res.PV = t.pv(kids[best], append(res.PV, res.BestMove))
+	res.Children = t.childStats(target)
 	return res
 }
 
@@ -140,23 +152,25 @@ func (t *Tree) result() Result {
 // their Target shares if given (nil when the root has no children).
 func (t *Tree) childStats(target []float32) []ChildStat {
 	r := &t.nodes[0]
-	if r.state != stExpanded || r.nChild == 0 {
+	if r.state != stExpanded || r.nEdges == 0 {
 		return nil
 	}
-	ch := t.nodes[r.first : r.first+int32(r.nChild)]
-	stats := make([]ChildStat, len(ch))
-	for i := range ch {
-		c := &ch[i]
-		var q float32
-		if c.proof != proofNone {
-			q = float32(t.provenQ(c.proof))
-		} else if c.n > 0 {
-			q = float32(-c.wl / float64(c.n))
-		}
-		cs := ChildStat{Move: c.move, Visits: int(c.n), Q: q, Prior: c.prior, MateIn: childMateIn(c)}
-		if c.n > 0 || c.proof != proofNone {
-			_, wdl := nodeValue(c)
-			cs.WDL = [3]float32{wdl[2], wdl[1], wdl[0]} // the child's view turned round
+	es, kids := t.children(0)
+	stats := make([]ChildStat, len(es))
+	for i, k := range kids {
+		cs := ChildStat{Move: es[i].move, Prior: es[i].prior}
+		if k >= 0 {
+			c := &t.nodes[k]
+			if c.proof != proofNone {
+				cs.Q = float32(t.provenQ(c.proof))
+			} else if c.n > 0 {
+				cs.Q = float32(-c.wl / float64(c.n))
+			}
+			cs.Visits, cs.MateIn = int(c.n), childMateIn(c)
+			if c.n > 0 || c.proof != proofNone {
+				_, wdl := nodeValue(c)
+				cs.WDL = [3]float32{wdl[2], wdl[1], wdl[0]} // the child's view turned round
+			}
 		}
 		if target != nil {
 			cs.Target = target[i]
@@ -170,7 +184,7 @@ func (t *Tree) childStats(target []float32) []ChildStat {
 // searched, its best replies. The work position must be at the root.
 func (t *Tree) addChildLines(stats []ChildStat) {
 	r := &t.nodes[0]
-	if r.state != stExpanded || int(r.nChild) != len(stats) {
+	if r.state != stExpanded || int(r.nEdges) != len(stats) {
 		return
 	}
 	// One backing array for all the lines: a search allocates per search,
@@ -178,24 +192,33 @@ func (t *Tree) addChildLines(stats []ChildStat) {
 	// free is the unused rest of the array, of length 0, so that pv sees
 	// only the line it builds.
 	free := make([]env.Move, 0, 8*len(stats))
+	next := r.child
 	for i := range stats {
-		line := t.pv(r.first+int32(i), append(free, stats[i].Move))
+		c := int32(-1)
+		if next >= 0 && int(t.nodes[next].edge) == i {
+			c, next = next, t.nodes[next].sibling
+		}
+		line := t.pv(c, append(free, stats[i].Move))
 		stats[i].PV = line[:len(line):len(line)]
 		free = line[len(line):]
 	}
 }
 
-// pv extends line, whose last move leads to node cur, with the best
-// replies, down to the last visited or proven node; a line that ends on a
-// position proven mate in one (found by the mate probe, never expanded)
-// gets its mating move. The work position must be at the root.
+// pv extends line, whose last move leads to node cur (-1: a move no
+// playout has tried), with the best replies, down to the last visited or
+// proven node; a line that ends on a position proven mate in one (found by
+// the mate probe, never expanded) gets its mating move. The work position
+// must be at the root.
 func (t *Tree) pv(cur int32, line []env.Move) []env.Move {
+	if cur < 0 {
+		return line
+	}
 	for len(line) < 128 {
-		c := t.bestChild(cur)
+		off, c := t.bestChild(cur)
 		if c < 0 || (t.nodes[c].n == 0 && t.nodes[c].proof == proofNone) {
 			break
 		}
-		line = append(line, t.nodes[c].move)
+		line = append(line, t.edges[t.nodes[cur].edges+int32(off)].move)
 		cur = c
 	}
 	if nd := &t.nodes[cur]; nd.proof == proofWin && nd.dist == 1 && nd.state == stUnexpanded {
@@ -270,57 +293,64 @@ func childMateIn(c *node) int {
 	return 0
 }
 
-// bestChild returns the child of idx to play: the shortest proven mate,
-// else the most visited move not proven lost (ties: better Q, then prior),
-// else (all lost) the longest defence. It returns -1 for a node without
-// children.
-func (t *Tree) bestChild(idx int32) int32 {
+// bestChild returns the move of node idx to play, as its edge offset and
+// child node (-1 for a move no playout has tried): the shortest proven
+// mate, else the most visited move not proven lost (ties: better Q, then
+// prior), else (all lost) the longest defence. It returns -1, -1 for a
+// node without moves.
+func (t *Tree) bestChild(idx int32) (int, int32) {
 	nd := &t.nodes[idx]
-	if nd.state != stExpanded || nd.nChild == 0 {
-		return -1
+	if nd.state != stExpanded || nd.nEdges == 0 {
+		return -1, -1
 	}
-	first := nd.first
-	ch := t.nodes[first : first+int32(nd.nChild)]
-	win, winDist := -1, 0
-	for i := range ch {
-		if ch[i].proof == proofLoss && (win < 0 || int(ch[i].dist) < winDist) {
-			win, winDist = i, int(ch[i].dist)
+	win, winC, winDist := -1, int32(-1), 0
+	for off, k := range t.childrenOf(idx) {
+		if c := &t.nodes[k]; c.proof == proofLoss && (win < 0 || int(c.dist) < winDist) {
+			win, winC, winDist = off, k, int(c.dist)
 		}
 	}
 	if win >= 0 {
-		return first + int32(win)
+		return win, winC
 	}
-	best := -1
+	es := t.edges[nd.edges : nd.edges+int32(nd.nEdges)]
+	best, bestC := -1, int32(-1)
 	var bestN int32
 	var bestQ float64
 	var bestP float32
-	for i := range ch {
-		c := &ch[i]
-		if c.proof == proofWin {
-			continue
+	next := nd.child
+	for i := range es {
+		k := int32(-1)
+		if next >= 0 && int(t.nodes[next].edge) == i {
+			k, next = next, t.nodes[next].sibling
 		}
-		q := 0.0
-		if c.proof == proofDraw {
-			q = -float64(t.cfg.DrawPenalty)
-		} else if c.n > 0 {
-			q = -c.wl / float64(c.n)
-		} else {
-			q = -2
+		var n int32
+		q := -2.0 // unvisited
+		if k >= 0 {
+			c := &t.nodes[k]
+			if c.proof == proofWin {
+				continue
+			}
+			n = c.n
+			if c.proof == proofDraw {
+				q = -float64(t.cfg.DrawPenalty)
+			} else if c.n > 0 {
+				q = -c.wl / float64(c.n)
+			}
 		}
-		if best < 0 || c.n > bestN || (c.n == bestN && (q > bestQ || (q == bestQ && c.prior > bestP))) {
-			best, bestN, bestQ, bestP = i, c.n, q, c.prior
+		if p := es[i].prior; best < 0 || n > bestN || (n == bestN && (q > bestQ || (q == bestQ && p > bestP))) {
+			best, bestC, bestN, bestQ, bestP = i, k, n, q, p
 		}
 	}
 	if best >= 0 {
-		return first + int32(best)
+		return best, bestC
 	}
-	long, longDist := 0, -1
-	for i := range ch {
-		if int(ch[i].dist) > longDist {
-			long, longDist = i, int(ch[i].dist)
+	long, longC, longDist := 0, int32(-1), -1
+	for off, k := range t.childrenOf(idx) {
+		if d := int(t.nodes[k].dist); d > longDist {
+			long, longC, longDist = off, k, d
 		}
 	}
-	return first + int32(long)
+	return long, longC
 }
 
 // temperature is the move-choice temperature at the root's ply.
@@ -336,25 +366,26 @@ func (t *Tree) temperature() float64 {
 	return c.Temperature
 }
 
-// sampleMove samples a root child with probability ∝ N^(1/temp), leaving
-// out proven losses; it returns greedy when nothing has visits.
-func (t *Tree) sampleMove(ch []node, temp float64, greedy int32) int32 {
-	w := t.wbuf[:len(ch)]
+// sampleMove samples one of the root's n moves with probability ∝
+// N^(1/temp), leaving out proven losses; it returns greedy when nothing
+// has visits.
+func (t *Tree) sampleMove(n int, visits func(int) int32, proof func(int) int8, temp float64, greedy int) int {
+	w := t.wbuf[:n]
 	var sum float64
 	var mx int32
-	for i := range ch {
-		if ch[i].proof != proofWin {
-			mx = max(mx, ch[i].n)
+	for i := range n {
+		if proof(i) != proofWin {
+			mx = max(mx, visits(i))
 		}
 	}
 	if mx == 0 {
 		return greedy
 	}
-	for i := range ch {
+	for i := range n {
 		w[i] = 0
-		if ch[i].proof != proofWin && ch[i].n > 0 {
+		if proof(i) != proofWin && visits(i) > 0 {
 			// Normalise by the largest count so high powers stay finite.
-			w[i] = math.Pow(float64(ch[i].n)/float64(mx), 1/temp)
+			w[i] = math.Pow(float64(visits(i))/float64(mx), 1/temp)
 		}
 		sum += w[i]
 	}
@@ -362,12 +393,12 @@ func (t *Tree) sampleMove(ch []node, temp float64, greedy int32) int32 {
 	for i := range w {
 		x -= w[i]
 		if x < 0 && w[i] > 0 {
-			return int32(i)
+			return i
 		}
 	}
 	for i := len(w) - 1; i >= 0; i-- {
 		if w[i] > 0 {
-			return int32(i)
+			return i
 		}
 	}
 	return greedy

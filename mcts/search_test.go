@@ -47,8 +47,9 @@ var standIns = []struct {
 	eval Evaluator
 }{{"uniform", UniformEvaluator{}}, {"material", MaterialEvaluator{}}}
 
-// checkTree verifies the node pool's invariants after a search: nothing in
-// flight, no pending node, visit counts consistent with the children's.
+// checkTree verifies the pools' invariants after a search: nothing in
+// flight, no pending node, children in edge order, visit counts consistent
+// with the children's (exactly so in a tree that never dropped a subtree).
 func checkTree(t *testing.T, tr *Tree) {
 	t.Helper()
 	for i := range tr.nodes {
@@ -57,15 +58,27 @@ func checkTree(t *testing.T, tr *Tree) {
 			t.Fatalf("node %d: inflight %d state %d after search", i, nd.inflight, nd.state)
 		}
 		if nd.state != stExpanded {
+			if nd.child >= 0 {
+				t.Fatalf("node %d: state %d with children", i, nd.state)
+			}
 			continue
 		}
+		if nd.edges < 0 || int(nd.edges)+int(nd.nEdges) > len(tr.edges) {
+			t.Fatalf("node %d: edges [%d, +%d) outside the pool of %d", i, nd.edges, nd.nEdges, len(tr.edges))
+		}
 		var sum int32
-		for _, c := range tr.nodes[nd.first : nd.first+int32(nd.nChild)] {
-			sum += c.n
+		last := -1
+		for off, c := range tr.childrenOf(int32(i)) {
+			if off <= last || off >= int(nd.nEdges) || c <= int32(i) {
+				t.Fatalf("node %d: child %d at edge %d after edge %d of %d", i, c, off, last, nd.nEdges)
+			}
+			last = off
+			sum += tr.nodes[c].n
 		}
 		// A node's own evaluation is one visit; playouts that stopped at it
-		// once it was proven add more.
-		if nd.n < sum+1 || (nd.proof == proofNone && nd.n != sum+1) {
+		// once it was proven add more, and so do those of a subtree a
+		// bounded tree dropped.
+		if nd.n < sum+1 || (nd.proof == proofNone && !tr.bounded && nd.n != sum+1) {
 			t.Fatalf("node %d: %d visits, children %d (proof %d)", i, nd.n, sum, nd.proof)
 		}
 	}
@@ -115,7 +128,7 @@ func TestConfigValidate(t *testing.T) {
 		{"PlayoutCapProb", func(c *Config) { c.PlayoutCapProb = 2 }},
 		{"PlayoutCapFactor", func(c *Config) { c.PlayoutCapFactor = 0 }},
 		{"RootFPUValue", func(c *Config) { c.RootFPUValue = 3 }},
-		{"MaxTreeNodes", func(c *Config) { c.MaxTreeNodes = 10 }},
+		{"TreeBytes", func(c *Config) { c.TreeBytes = MinTreeBytes - 1 }},
 		{"CacheEntries", func(c *Config) { c.CacheEntries = -1 }},
 	}
 	for _, tc := range cases {
@@ -994,9 +1007,9 @@ func TestDirichletNoise(t *testing.T) {
 	}
 	tr.restorePriors()
 	r0 := tr.nodes[0]
-	for _, c := range tr.nodes[r0.first : r0.first+int32(r0.nChild)] {
-		if math.Abs(float64(c.prior)-1/float64(r0.nChild)) > 1e-6 {
-			t.Fatalf("restored prior %v, want uniform", c.prior)
+	for _, e := range tr.edges[r0.edges : r0.edges+int32(r0.nEdges)] {
+		if math.Abs(float64(e.prior)-1/float64(r0.nEdges)) > 1e-6 {
+			t.Fatalf("restored prior %v, want uniform", e.prior)
 		}
 	}
 }
@@ -1010,16 +1023,7 @@ func TestNoAllocationsPerPlayout(t *testing.T) {
 	s := newSearcher(t, UniformEvaluator{}, cfg)
 	root := env.NewPosition(env.Alice)
 	tr := newTree(t, s, root, 1)
-	measure := func(n int) float64 {
-		return testing.AllocsPerRun(5, func() {
-			if err := tr.Reset(root); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := s.Search(context.Background(), tr, clock.Limits{Nodes: int64(n)}, Progress{}); err != nil {
-				t.Fatal(err)
-			}
-		})
-	}
+	measure := func(n int) float64 { return searchAllocs(t, s, tr, root, 5, n) }
 	measure(2000) // grow the buffers
 	small, big := measure(200), measure(2000)
 	if big > small+2 || big > 30 {
@@ -1138,7 +1142,7 @@ func TestChildLinesAreIndependent(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, c := range res.Children {
-		want := tr.pv(tr.nodes[0].first+int32(i), []env.Move{c.Move})
+		want := tr.pv(tr.childAt(0, i), []env.Move{c.Move})
 		if !slices.Equal(c.PV, want) {
 			t.Fatalf("%v: line %v, want %v", c.Move, c.PV, want)
 		}

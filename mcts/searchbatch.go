@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"time"
 
 	"github.com/sourcegraph/conc"
 	"github.com/sourcegraph/conc/pool"
@@ -48,7 +49,7 @@ func (s *Searcher) SearchBatch(ctx context.Context, trees []*Tree) ([]Result, er
 		if small {
 			budget = max(1, cfg.Simulations/cfg.PlayoutCapFactor)
 		}
-		t.beginSearch(budget, cfg.Gumbel, !small, small)
+		t.beginSearch(budget, cfg.Gumbel, !small, small, time.Time{})
 	}
 	w := min(cfg.Workers, len(trees))
 	var err error

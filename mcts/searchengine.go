@@ -95,7 +95,6 @@ func (s *Searcher) Search(ctx context.Context, t *Tree, lim clock.Limits, progre
 		budget = math.MaxInt32
 	}
 	useGumbel := s.cfg.Gumbel && timeBudget == 0 && !lim.Infinite
-	t.beginSearch(budget, useGumbel, true, false)
 
 	// The workers share one budget of leaves in flight, BatchSize: more
 	// would spread virtual loss over moves the search would not try and
@@ -103,6 +102,13 @@ func (s *Searcher) Search(ctx context.Context, t *Tree, lim clock.Limits, progre
 	// costs the network about as much as at it.
 	batch := max(min(s.cfg.BatchSize, engineMinBatch), s.cfg.BatchSize/s.cfg.Workers)
 	r := &engineRun{s: s, t: t, progress: progress, ctx: ctx, start: time.Now(), batch: batch}
+	if timeBudget > 0 {
+		r.deadline = r.start.Add(timeBudget)
+	}
+	if d, ok := ctx.Deadline(); ok && (r.deadline.IsZero() || d.Before(r.deadline)) {
+		r.deadline = d
+	}
+	t.beginSearch(budget, useGumbel, true, false, r.deadline)
 	if budget < math.MaxInt32 {
 		// A small node budget gathers smaller batches: virtual loss
 		// spreads a batch's leaves over moves the search would not
@@ -112,9 +118,6 @@ func (s *Searcher) Search(ctx context.Context, t *Tree, lim clock.Limits, progre
 	}
 	r.cond = sync.NewCond(&r.mu)
 	r.lastInfo = r.start
-	if timeBudget > 0 {
-		r.deadline = r.start.Add(timeBudget)
-	}
 	if r.progress.Interval == 0 {
 		r.progress.Interval = time.Second
 	}

@@ -259,13 +259,22 @@ func (s *Searcher) acquire(t *Tree) error {
 	return nil
 }
 
-// beginSearch resets the per-search state.
-func (t *Tree) beginSearch(budget int, useGumbel, noise, small bool) {
+// beginSearch resets the per-search state; recycleBy is when the search
+// must end (zero: no time limit; see Tree.recycleBy).
+func (t *Tree) beginSearch(budget int, useGumbel, noise, small bool, recycleBy time.Time) {
 	t.restorePriors()
 	t.budget, t.started, t.inFlight, t.playouts = budget, 0, 0, 0
+	t.edgesOwed, t.collisions = 0, 0
 	t.stopped, t.small, t.useGumbel, t.noise = false, small, useGumbel, noise
 	t.depthSum, t.selDepth = 0, 0
 	t.gSeq, t.gSims = t.gSeq[:0], 0
+	t.recycleBy = recycleBy
+	if !t.hasRoom() {
+		// A kept tree that filled its pools: marking the root's moves
+		// below may need nodes.
+		t.rebuild(0)
+		t.recycles++
+	}
 	if t.nodes[0].state == stExpanded {
 		t.rootExpanded()
 	}

@@ -5,23 +5,33 @@ import (
 	"slices"
 )
 
-// selectChild picks the child of node idx a playout descends to.
+// selectChild picks the child of node idx a playout descends to, making
+// its node if no playout has tried the move yet.
 func (t *Tree) selectChild(idx int32, sl *leafSlot) int32 {
-	if t.useGumbel {
-		if idx == 0 {
-			off := t.gumbelRoot()
-			sl.rootChild = off
-			return t.nodes[0].first + off
-		}
-		return t.gumbelInterior(idx)
+	var off int
+	c := int32(-1)
+	switch {
+	case t.useGumbel && idx == 0:
+		o := t.gumbelRoot()
+		sl.rootChild = o
+		return t.childOrAdd(0, int(o))
+	case t.useGumbel:
+		off, c = t.gumbelInterior(idx)
+	default:
+		off, c = t.puct(idx)
 	}
-	return t.puct(idx)
+	if c < 0 {
+		c = t.addChild(idx, off)
+	}
+	return c
 }
 
 // puct is AlphaZero's selection rule: argmax Q + c(N)·P·√N/(1+n), with
 // virtual loss on children in flight, first-play urgency for unvisited
-// ones, and exact values for proven ones.
-func (t *Tree) puct(idx int32) int32 {
+// ones, and exact values for proven ones; a move proven lost is not chosen
+// (see provenLost). It returns the chosen move's edge offset and its node
+// (-1 if it has none yet).
+func (t *Tree) puct(idx int32) (int, int32) {
 	cfg := t.cfg
 	nd := &t.nodes[idx]
 	ne := float64(nd.n + nd.inflight)
@@ -48,41 +58,70 @@ func (t *Tree) puct(idx int32) int32 {
 		fpu = q - float64(red)*math.Sqrt(float64(max(nd.visitedPrior, 0)))
 	}
 	vl := float64(cfg.VirtualLoss)
-	first := nd.first
-	ch := t.nodes[first : first+int32(nd.nChild)]
-	best, bestS := 0, math.Inf(-1)
-	for i := range ch {
-		ci := &ch[i]
-		e := ci.n + ci.inflight
+	es := t.edges[nd.edges : nd.edges+int32(nd.nEdges)]
+	next := nd.child // the next child node, in edge order
+	best, bestC, bestS := -1, int32(-1), math.Inf(-1)
+	for i := range es {
 		var q float64
-		switch {
-		case ci.proof != proofNone:
-			q = t.provenQ(ci.proof)
-		case e == 0:
+		var e int32
+		c := int32(-1)
+		if next >= 0 && int(t.nodes[next].edge) == i {
+			c = next
+			ci := &t.nodes[c]
+			next = ci.sibling
+			if ci.proof == proofWin {
+				continue
+			}
+			e = ci.n + ci.inflight
+			switch {
+			case ci.proof != proofNone:
+				q = t.provenQ(ci.proof)
+			case e == 0:
+				q = fpu
+			default:
+				q = (-ci.wl - vl*float64(ci.inflight)) / float64(e)
+			}
+		} else {
 			q = fpu
-		default:
-			q = (-ci.wl - vl*float64(ci.inflight)) / float64(e)
 		}
-		if s := q + u0*float64(ci.prior)/float64(1+e); s > bestS {
-			best, bestS = i, s
+		if s := q + u0*float64(es[i].prior)/float64(1+e); s > bestS || best < 0 {
+			best, bestC, bestS = i, c, s
 		}
 	}
-	return first + int32(best)
+	if best < 0 {
+		return t.provenLost(idx)
+	}
+	return best, bestC
+}
+
+// provenLost returns node idx's first move, for a node every move of which
+// is proven lost but which is not proven itself. The solver proves such a
+// node as soon as its last move is proven, so that selection, which never
+// chooses a move proven lost while another remains (the MCTS-solver's
+// rule: its value is known, and visiting it again learns nothing), has
+// nothing else to choose.
+func (t *Tree) provenLost(idx int32) (int, int32) {
+	c := t.nodes[idx].child
+	return int(t.nodes[c].edge), c
 }
 
 // completedQ fills t.qbuf with the completed Q values of node idx's
 // children from idx's view (Danihelka et al.): a visited or proven child's
 // Q, and for the others the mixed value v_mix, which blends the network's
 // value of idx with the prior-weighted Q of the visited children. It
-// returns the children's Q, the most visits of any child and v_mix.
+// returns the children's Q, the most visits of any child and v_mix, and
+// leaves the children's view in t.kids (see children).
 func (t *Tree) completedQ(idx int32) (q []float32, maxN int32, vmix float64) {
 	nd := &t.nodes[idx]
-	ch := t.nodes[nd.first : nd.first+int32(nd.nChild)]
-	q = t.qbuf[:len(ch)]
+	es, kids := t.children(idx)
+	q = t.qbuf[:len(es)]
 	var sumPQ, sumP float64
 	var sumN int64
-	for i := range ch {
-		c := &ch[i]
+	for i, k := range kids {
+		if k < 0 {
+			continue
+		}
+		c := &t.nodes[k]
 		var qq float64
 		switch {
 		case c.proof != proofNone:
@@ -94,8 +133,8 @@ func (t *Tree) completedQ(idx int32) (q []float32, maxN int32, vmix float64) {
 		}
 		q[i] = float32(qq)
 		if c.n > 0 {
-			sumPQ += float64(c.prior) * qq
-			sumP += float64(c.prior)
+			sumPQ += float64(es[i].prior) * qq
+			sumP += float64(es[i].prior)
 			sumN += int64(c.n)
 			maxN = max(maxN, c.n)
 		}
@@ -104,8 +143,8 @@ func (t *Tree) completedQ(idx int32) (q []float32, maxN int32, vmix float64) {
 	if sumP > 0 {
 		vmix = (vmix + float64(sumN)*sumPQ/sumP) / float64(1+sumN)
 	}
-	for i := range ch {
-		if ch[i].n == 0 && ch[i].proof == proofNone {
+	for i, k := range kids {
+		if k < 0 || (t.nodes[k].n == 0 && t.nodes[k].proof == proofNone) {
 			q[i] = float32(vmix)
 		}
 	}
@@ -168,52 +207,64 @@ func (t *Tree) gumbelWinner(q []float32, scale float64) int {
 
 // gumbelInterior is the deterministic selection of Gumbel MuZero below the
 // root: argmax π'(a) − N(a)/(1+ΣN) with π' = softmax(logits + σ(q̂)),
-// playouts in flight counting as visits.
-func (t *Tree) gumbelInterior(idx int32) int32 {
+// playouts in flight counting as visits, moves proven lost left out (see
+// provenLost). It returns the chosen move's edge offset and its node (-1 if
+// it has none yet).
+func (t *Tree) gumbelInterior(idx int32) (int, int32) {
 	q, maxN, vmix := t.completedQ(idx)
 	scale := t.sigmaScale(maxN)
 	nd := &t.nodes[idx]
-	first := nd.first
-	ch := t.nodes[first : first+int32(nd.nChild)]
+	es, kids := t.edges[nd.edges:nd.edges+int32(nd.nEdges)], t.kids[:nd.nEdges]
 	mx := math.Inf(-1)
 	var sumEff int64
-	for i := range ch {
+	for i, k := range kids {
 		mx = max(mx, scale*float64(q[i]))
-		sumEff += int64(ch[i].n + ch[i].inflight)
+		if k >= 0 {
+			sumEff += int64(t.nodes[k].n + t.nodes[k].inflight)
+		}
 	}
 	// Unvisited children share q̂ = v_mix: one exp for all of them.
 	eMix := math.Exp(scale*vmix - mx)
-	w := t.wbuf[:len(ch)]
+	w := t.wbuf[:len(es)]
 	var z float64
-	for i := range ch {
-		c := &ch[i]
+	for i, k := range kids {
 		e := eMix
-		if c.n > 0 || c.proof != proofNone {
+		if k >= 0 && (t.nodes[k].n > 0 || t.nodes[k].proof != proofNone) {
 			e = math.Exp(scale*float64(q[i]) - mx)
 		}
-		w[i] = float64(c.prior) * e
+		w[i] = float64(es[i].prior) * e
 		z += w[i]
 	}
 	invZ := 1 / z
 	invN := 1 / float64(1+sumEff)
-	best, bestS := 0, math.Inf(-1)
-	for i := range ch {
-		if s := w[i]*invZ - float64(ch[i].n+ch[i].inflight)*invN; s > bestS {
+	best, bestS := -1, math.Inf(-1)
+	for i, k := range kids {
+		var eff int32
+		if k >= 0 {
+			if t.nodes[k].proof == proofWin {
+				continue
+			}
+			eff = t.nodes[k].n + t.nodes[k].inflight
+		}
+		if s := w[i]*invZ - float64(eff)*invN; s > bestS || best < 0 {
 			best, bestS = i, s
 		}
 	}
-	return first + int32(best)
+	if best < 0 {
+		return t.provenLost(idx)
+	}
+	return best, kids[best]
 }
 
 // setupGumbel starts a Gumbel search at an expanded root: logits, Gumbel
 // noise, and the sequential-halving schedule for the remaining budget.
-func (t *Tree) setupGumbel(ch []node) {
-	n := len(ch)
+func (t *Tree) setupGumbel(es []edge) {
+	n := len(es)
 	t.gLogits = slices.Grow(t.gLogits[:0], n)[:n]
 	t.gNoise = slices.Grow(t.gNoise[:0], n)[:n]
 	t.gVisits = slices.Grow(t.gVisits[:0], n)[:n]
-	for i := range ch {
-		t.gLogits[i] = float32(math.Log(max(float64(ch[i].prior), 1e-30)))
+	for i := range es {
+		t.gLogits[i] = float32(math.Log(max(float64(es[i].prior), 1e-30)))
 		t.gNoise[i] = 0
 		if t.noise && t.cfg.GumbelNoise {
 			t.gNoise[i] = float32(sampleGumbel(t.rng))

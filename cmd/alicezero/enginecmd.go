@@ -24,7 +24,7 @@ func addEngineFlags(fs *flag.FlagSet, visitsHelp string) *engineFlags {
 		weights: fs.String("weights", "", "checkpoint file or run folder (its newest checkpoint); none: the plain search (default: the built-in network)"),
 		threads: fs.Int("threads", 1, "search threads"),
 		visits:  fs.Int("visits", engine.DefaultVisits, visitsHelp),
-		hash:    fs.Int("hash", engine.DefaultHashMB, "evaluation cache in MiB"),
+		hash:    fs.Int("hash", engine.DefaultHashMB, "search memory in MiB: a quarter evaluation cache, the rest the tree"),
 	}
 }
 

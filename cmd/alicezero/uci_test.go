@@ -203,7 +203,7 @@ func TestUCIHandshakeAndStartpos(t *testing.T) {
 		"id author ",
 		"option name UCI_Variant type combo default alice var alice var alice-ep var alice-black-b var alice-null var alice-optional-transfer var alice-stone var alice-mini var alice-3",
 		"option name Threads type spin default 1 min 1",
-		"option name Hash type spin default 64 min 1",
+		"option name Hash type spin default 256 min 1",
 		"option name Weights type string default <empty>",
 		"option name MultiPV type spin default 1 min 1",
 		"option name Visits type spin default 800 min 1",

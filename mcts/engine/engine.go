@@ -28,9 +28,11 @@ const (
 	MaxVisits = 1 << 30
 	// MaxMultiPV bounds Options.MultiPV.
 	MaxMultiPV = alphabeta.MaxMultiPV
-	// DefaultHashMB is the default size of the evaluation cache.
-	DefaultHashMB = 64
-	// MaxHashMB bounds the evaluation cache.
+	// DefaultHashMB is the default memory of the search (see
+	// Options.HashMB): a 64 MiB evaluation cache and a tree of 192 MiB,
+	// or the alpha-beta's transposition table.
+	DefaultHashMB = 256
+	// MaxHashMB bounds the search's memory.
 	MaxHashMB = 1 << 15
 	// MaxThreads bounds the search's worker goroutines.
 	MaxThreads = 256
@@ -40,11 +42,9 @@ const (
 	// cacheEntryBytes is the approximate size of one evaluation cache
 	// entry (see mcts.Config.CacheEntries).
 	cacheEntryBytes = 256
-	// maxTreeNodes bounds a search tree: 3M nodes of 56 bytes, 176 MB a
-	// node pool. A tree kept from move to move is compacted into a second
-	// pool, so the tree budget is 352 MB beside Hash; a long infinite
-	// search stops growing the tree there (and keeps reporting).
-	maxTreeNodes = 3 << 20
+	// cacheShare is the evaluation cache's share of Hash; the tree takes
+	// the rest (mcts.Config.TreeBytes).
+	cacheShare = 4
 )
 
 // ErrNoLegalMove is returned by Go when the side to move has no legal move
@@ -68,7 +68,12 @@ type Options struct {
 	// Threads is the number of search workers (mcts Config.Workers); 0
 	// means 1.
 	Threads int
-	// HashMB is the evaluation cache's size in MiB; 0 means DefaultHashMB.
+	// HashMB is the search's memory in MiB; 0 means DefaultHashMB. A
+	// quarter is the evaluation cache, the rest the search tree, which a
+	// search that fills it recycles, keeping its most visited part, so a
+	// search of any length goes on adding visits (about 1,500 visits a
+	// MiB of HashMB before the first recycling; TreeBytes in package
+	// mcts). The tree takes at least mcts.MinTreeBytes.
 	HashMB int
 	// Visits is the search budget per move when Go is given no limit; 0
 	// means DefaultVisits.
@@ -176,9 +181,6 @@ type Engine struct {
 	// it searches, kept from move to move.
 	searcher *mcts.Searcher
 	tree     *mcts.Tree
-	// drawn searches positions already drawn by rule, without their
-	// history (see Go); kept, like tree, for its node pools.
-	drawn *mcts.Tree
 	// guard is the tactical alpha-beta of timed searches (tactics.go),
 	// made at the first.
 	guard *guard
@@ -263,8 +265,7 @@ func (e *Engine) Ready() error {
 		if e.opts.GumbelK > 0 {
 			cfg.GumbelK = e.opts.GumbelK
 		}
-		cfg.CacheEntries = max(1, e.opts.HashMB*(1<<20)/cacheEntryBytes)
-		cfg.MaxTreeNodes = maxTreeNodes
+		cfg.CacheEntries, cfg.TreeBytes = searchMemory(e.opts.HashMB)
 		s, err := mcts.NewSearcher(e.eval, cfg)
 		if err != nil {
 			return errors.Join(loadErr, fmt.Errorf("engine: searcher: %w", err))
@@ -305,7 +306,7 @@ func (e *Engine) install(net *Network) error {
 
 // dropSearcher forgets the searcher and its tree (their settings changed).
 func (e *Engine) dropSearcher() {
-	e.searcher, e.tree, e.drawn = nil, nil, nil
+	e.searcher, e.tree = nil, nil
 }
 
 // Network describes what evaluates positions: the network loaded, or the
@@ -523,7 +524,7 @@ func (e *Engine) Go(ctx context.Context, lim clock.Limits, progress mcts.Progres
 		search = e.searchHybrid
 	}
 	if r := panics.Try(func() { res, err = search(ctx, lim, progress, readyErr) }); r != nil {
-		e.tree, e.drawn = nil, nil // they may be half updated
+		e.tree = nil // it may be half updated
 		return fallback(fmt.Errorf("engine: internal error: %v", r.Value))
 	}
 	if ml.Contains(res.BestMove) {
@@ -556,22 +557,24 @@ func (e *Engine) search(ctx context.Context, lim clock.Limits, progress mcts.Pro
 		return mcts.Result{BestMove: m, PV: []env.Move{m}, RootWDL: [3]float32{0, 1, 0}}, readyErr
 	case env.Threefold, env.FiftyMove:
 		// Drawn by rule, yet the GUI asks for a move: search the position
-		// without its history (and with a fresh fifty-move count), on a
-		// tree of its own.
+		// without its history (and with a fresh fifty-move count). The
+		// game's tree starts afresh there, in its own pools, so that the
+		// search stays within Hash (a game that goes on after the draw
+		// then starts its tree afresh too).
 		fresh, err := withoutHistory(e.pos)
 		if err != nil {
 			return mcts.Result{}, errors.Join(readyErr, fmt.Errorf("engine: %w", err))
 		}
-		if e.drawn == nil {
-			e.drawn, err = e.searcher.NewTree(fresh, e.opts.Seed)
+		if e.tree == nil {
+			e.tree, err = e.searcher.NewTree(fresh, e.opts.Seed)
 		} else {
-			err = e.drawn.Reset(fresh)
+			err = e.tree.Reset(fresh)
 		}
 		if err != nil {
-			e.drawn = nil
+			e.tree = nil
 			return mcts.Result{}, errors.Join(readyErr, fmt.Errorf("engine: %w", err))
 		}
-		res, err := e.searcher.Search(ctx, e.drawn, lim, progress)
+		res, err := e.searcher.Search(ctx, e.tree, lim, progress)
 		if err != nil {
 			return res, errors.Join(readyErr, fmt.Errorf("engine: %w", err))
 		}
@@ -581,7 +584,7 @@ func (e *Engine) search(ctx context.Context, lim clock.Limits, progress mcts.Pro
 	switch {
 	case e.tree == nil:
 		e.tree, err = e.searcher.NewTree(root, e.opts.Seed)
-	case e.tree.Size() > keepableNodes(lim.Budget(root.SideToMove())):
+	case !keepable(e.tree, lim.Budget(root.SideToMove())):
 		err = e.tree.Reset(root)
 	default:
 		err = e.tree.SetPosition(root)
@@ -637,19 +640,21 @@ func (e *Engine) search(ctx context.Context, lim clock.Limits, progress mcts.Pro
 	return res, readyErr
 }
 
-// keepableNodes is the largest tree a timed search keeps from the last
-// move. Compacting a kept subtree costs about half a microsecond a node
-// (first touches of the spare pool's pages included; docs/PERFORMANCE.md),
-// counted in the move's time: a tree of more than a million nodes a
-// second of budget would eat half of it. A tree more than three quarters
-// full would leave the search little room to grow, so it starts afresh
-// too.
-// Untimed searches (nodes, infinite) keep whatever the tree holds.
-func keepableNodes(budget time.Duration) int {
-	if budget <= 0 {
-		return math.MaxInt
-	}
-	return min(int(budget.Seconds()*1e6), maxTreeNodes*3/4)
+// keepable reports whether a timed search of budget keeps tree from the
+// last move: keeping a subtree (mcts.Tree.Advance) is counted in the
+// move's time, and may take at most half of it. Untimed searches (nodes,
+// infinite) keep whatever the tree holds; a tree that fills its pools is
+// recycled by the search itself.
+func keepable(tree *mcts.Tree, budget time.Duration) bool {
+	return budget <= 0 || tree.RebuildCost() <= budget/2
+}
+
+// searchMemory splits hashMB MiB of search memory between the evaluation
+// cache (its entries) and the tree (its bytes).
+func searchMemory(hashMB int) (cacheEntries, treeBytes int) {
+	bytes := hashMB << 20
+	cache := bytes / cacheShare
+	return max(1, cache/cacheEntryBytes), max(mcts.MinTreeBytes, bytes-cache)
 }
 
 // withoutHistory returns pos as a fresh game: no earlier positions to

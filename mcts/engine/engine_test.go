@@ -252,6 +252,15 @@ func TestGoDrawnByRuleStillMoves(t *testing.T) {
 		t.Fatalf("a position drawn by repetition: %d nodes, %v (want a search and no error)", res.Nodes, err)
 	}
 	checkLegal(t, e, res.BestMove)
+	// The drawn position's search used the game's tree: a game that goes
+	// on elsewhere starts it afresh.
+	if err := e.SetPosition("", []string{"e2e4"}); err != nil {
+		t.Fatal(err)
+	}
+	if res, err = e.Go(context.Background(), clock.Limits{Nodes: 50}, mcts.Progress{}); err != nil || res.Nodes != 50 {
+		t.Fatalf("after the drawn position: %d nodes, %v", res.Nodes, err)
+	}
+	checkLegal(t, e, res.BestMove)
 	// Only the kings left: any move, a draw, no error.
 	if err := e.SetPosition("4k3/8/8/8/8/8/8/4K3 w - - 0 1", nil); err != nil {
 		t.Fatal(err)
@@ -345,5 +354,36 @@ func TestCentipawnsAndWDL(t *testing.T) {
 	}
 	if w, d, l = WDLPermille([3]float32{}); d != 1000 || w != 0 || l != 0 {
 		t.Errorf("WDL zero %d %d %d", w, d, l)
+	}
+}
+
+// In a position lost whatever White does (issue 29), the engine plays a
+// move mated last: the search used to keep visiting the moves it had
+// proven lost and never try the three the network gives zero priors,
+// which allow a mate in one, and then played one of those, the untried
+// moves looking better than the known losses.
+func TestGoPlaysTheLongestDefence(t *testing.T) {
+	e := newEngine(t, Options{})
+	if err := e.SetPosition("rn2k2r/ppp2ppp/8/2|bp|p2R/2N1n1|b1/2|P|P4/PP1|qPPPP/2BQKB1R w Kkq - 1 11", nil); err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Go(context.Background(), clock.Limits{Nodes: 20_000}, mcts.Progress{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.MateIn != -2 {
+		t.Fatalf("plays %v, MateIn %d after %d visits; want mated in two", res.BestMove, res.MateIn, res.Nodes)
+	}
+	pos := e.Position()
+	pos.MakeMove(res.BestMove)
+	var replies, next env.MoveList
+	pos.LegalMoves(&replies)
+	for _, r := range replies.Slice() {
+		pos.MakeMove(r)
+		pos.LegalMoves(&next)
+		if next.N == 0 && pos.InCheck() {
+			t.Fatalf("plays %v, which %v mates at once", res.BestMove, r)
+		}
+		pos.UnmakeMove()
 	}
 }

@@ -23,6 +23,13 @@
 //     lc0's mapping of the value W−L (engine.Centipawns); with
 //     UCI_ShowWDL, "wdl W D L" in permille. With MultiPV N the N most
 //     visited moves each get a line with their own score, WDL and line.
+//   - Hash is the search's memory in MiB (engine.Options.HashMB): a
+//     quarter for the evaluation cache, the rest for the tree, which holds
+//     about 1,500 visits a MiB of Hash before a search first fills it; a
+//     search that fills it recycles its least-visited subtrees and goes on
+//     adding visits, however long it runs. The process's resident memory
+//     stays below Hash plus what it holds before its first search (32 MB
+//     with the built-in network; docs/PERFORMANCE.md).
 //   - A position with no legal move (checkmate, stalemate) is answered as
 //     Stockfish does: "info depth 0 score mate 0" (or "score cp 0") and
 //     "bestmove (none)". A position drawn by repetition or fifty moves
