@@ -12,7 +12,7 @@ import (
 // A timed search keeps a tree only when keeping it takes at most half its
 // budget; untimed searches keep any.
 func TestKeepable(t *testing.T) {
-	e := newEngine(t, Options{Weights: NoWeights, Visits: 2000})
+	e := newEngine(t, Options{Weights: NoWeights, Search: SearchMCTS, Visits: 2000})
 	if _, err := e.Go(context.Background(), clock.Limits{}, mcts.Progress{}); err != nil {
 		t.Fatal(err)
 	}
