@@ -47,7 +47,6 @@ func benchFigures() []figure {
 		{"tactics_solved_pct", "%", measureTactics(engine.Options{})},
 		{"tactics_solved_pct_guard", "%", measureTactics(engine.Options{Tactics: true})},
 		{"tactics_solved_pct_alphabeta", "%", measureTactics(engine.Options{Search: engine.SearchAlphaBeta})},
-		{"tactics_solved_pct_hybrid", "%", measureTactics(engine.Options{Search: engine.SearchHybrid})},
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"time"
 
 	"github.com/alicezero/alicezero/env"
@@ -115,11 +114,6 @@ type Searcher struct {
 
 	pvBuf [maxPly + 2]env.Move
 
-	// Only, when set, restricts the root to these moves (UCI's
-	// searchmoves); moves not legal are ignored, and with none legal left
-	// every legal move is searched.
-	Only []env.Move
-
 	// MultiPV is the number of best root moves searched exactly, each with
 	// its line (1 or 0: only the best, the fastest).
 	MultiPV int
@@ -187,18 +181,6 @@ func (s *Searcher) Search(ctx context.Context, pos *env.Position, limits clock.L
 	}
 	root.nLegal = root.moves.N
 	root.eval = s.evaluate(root.moves.N, 0)
-	if len(s.Only) > 0 {
-		n := 0
-		for _, m := range root.moves.Slice() {
-			if slices.Contains(s.Only, m) {
-				root.moves.Moves[n] = m
-				n++
-			}
-		}
-		if n > 0 {
-			root.moves.N = n
-		}
-	}
 	if e, ok := s.tt.probe(s.pos.Hash()); ok {
 		moveToFront(&root.moves, e.move)
 	}

@@ -246,22 +246,3 @@ func TestMultiPV(t *testing.T) {
 		}
 	}
 }
-
-func TestOnly(t *testing.T) {
-	s := newSearcher(t, Config{HashMB: 1, Depth: 4})
-	pos := env.NewPosition(env.Alice)
-	a, _ := pos.ParseUCI("a2a3")
-	h, _ := pos.ParseUCI("h2h4")
-	s.Only = []env.Move{a, h}
-	r, err := s.Search(context.Background(), pos, clock.Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Move != a && r.Move != h {
-		t.Errorf("searched only a2a3 and h2h4, played %s", pos.UCI(r.Move))
-	}
-	s.Only = []env.Move{env.NoMove}
-	if r, err = s.Search(context.Background(), pos, clock.Limits{}); err != nil || r.Move == env.NoMove {
-		t.Errorf("no legal move among Only: %v, %v", r.Move, err)
-	}
-}

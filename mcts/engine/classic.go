@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -24,13 +23,10 @@ const (
 	// SearchAlphaBeta is the classical alpha-beta (package alphabeta),
 	// with its own evaluation: the network is not asked.
 	SearchAlphaBeta = "alphabeta"
-	// SearchHybrid runs both in a timed search: the tree proposes, the
-	// alpha-beta checks (searchHybrid); untimed searches are the tree's.
-	SearchHybrid = "hybrid"
 )
 
 // Searches lists the values of Options.Search, the default first.
-func Searches() []string { return []string{SearchAuto, SearchMCTS, SearchAlphaBeta, SearchHybrid} }
+func Searches() []string { return []string{SearchAuto, SearchMCTS, SearchAlphaBeta} }
 
 // runsAlphaBeta reports whether Go runs the alpha-beta: asked for, or
 // automatic with no network loaded (the engine must be Ready).
@@ -38,7 +34,7 @@ func (e *Engine) runsAlphaBeta() bool {
 	switch e.opts.Search {
 	case SearchAlphaBeta:
 		return true
-	case SearchAuto, SearchHybrid:
+	case SearchAuto:
 		return e.loaded && e.net.Weights == nil
 	}
 	return false
@@ -140,72 +136,3 @@ func wdlOfValue(v float32) [3]float32 {
 	return [3]float32{(1 + v) / 2, 0, (1 - v) / 2}
 }
 
-// The hybrid's split of a move's time: the tree's share first, then the
-// alpha-beta's over the whole position, and what is left for checking the
-// tree's move when the two differ. The tree's move stands unless the
-// alpha-beta finds it hybridMargin centipawns worse than its own.
-const (
-	hybridTreeShare = 0.35
-	hybridABShare   = 0.75 // of what the tree leaves
-	hybridMargin    = 40
-)
-
-// searchHybrid plays the tree's choice where the alpha-beta finds it
-// sound: the network judges the position, the alpha-beta the tactics the
-// tree's few thousand visits cannot see. It needs a timed search (ctx
-// carries the move's deadline) and a network; search decides the rest.
-func (e *Engine) searchHybrid(ctx context.Context, lim clock.Limits, progress mcts.Progress, readyErr error) (mcts.Result, error) {
-	deadline, ok := ctx.Deadline()
-	total := time.Until(deadline)
-	if !ok || lim.Infinite || total <= 3*time.Millisecond {
-		return e.search(ctx, lim, progress, readyErr)
-	}
-	treeCtx, cancel := context.WithTimeout(ctx, time.Duration(float64(total)*hybridTreeShare))
-	res, err := e.search(treeCtx, clock.Limits{MoveTime: total, Overhead: lim.Overhead}, mcts.Progress{}, readyErr)
-	cancel()
-	if err != nil || res.Proven || ctx.Err() != nil {
-		return res, err
-	}
-	if e.ab == nil {
-		if e.ab, err = alphabeta.New(alphabeta.Config{HashMB: e.opts.HashMB}); err != nil {
-			return res, errors.Join(readyErr, fmt.Errorf("engine: %w", err))
-		}
-	}
-	e.ab.MultiPV, e.ab.Only = 1, nil
-	e.ab.OnIteration = nil
-	if progress.Report != nil {
-		e.ab.OnIteration = func(in alphabeta.Info) { progress.Report(abInfo(in, false)) }
-	}
-	left := time.Until(deadline)
-	r, abErr := e.ab.Search(ctx, e.pos, clock.Limits{MoveTime: time.Duration(float64(left) * hybridABShare)})
-	choice := r
-	if abErr == nil && r.Depth > 0 && r.Move != res.BestMove && r.MateIn <= 0 {
-		// Is the tree's move within the margin of the alpha-beta's?
-		e.ab.Only = []env.Move{res.BestMove}
-		v, vErr := e.ab.Search(ctx, e.pos, clock.Limits{MoveTime: time.Until(deadline)})
-		e.ab.Only = nil
-		if vErr == nil && v.Depth > 0 && v.Score >= r.Score-hybridMargin {
-			choice = v
-		}
-	} else if r.Move == res.BestMove {
-		choice = r
-	}
-	if abErr != nil || r.Depth == 0 {
-		return res, readyErr // the alpha-beta had no time: the tree's move
-	}
-	if choice.Move != res.BestMove {
-		res.BestMove = choice.Move
-		res.PV = append([]env.Move(nil), choice.PV...)
-		res.MateIn, res.Proven = choice.MateIn, choice.MateIn != 0
-	} else if len(choice.PV) > 1 {
-		res.PV = append([]env.Move(nil), choice.PV...)
-	}
-	res.Depth, res.SelDepth = choice.Depth, choice.SelDepth
-	if progress.Report != nil {
-		in := abInfo(alphabeta.Info{Depth: choice.Depth, SelDepth: choice.SelDepth, Score: choice.Score, MateIn: choice.MateIn,
-			Nodes: choice.Nodes, PV: res.PV}, true)
-		in.Children = res.Children
-		progress.Report(in)
-	}
-	return res, readyErr
-}

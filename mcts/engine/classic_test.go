@@ -95,35 +95,3 @@ func TestAlphaBetaMultiPVAndDefaultBudget(t *testing.T) {
 		t.Error("MultiPV beyond the bound accepted")
 	}
 }
-
-// The hybrid plays a legal move within its time with the built-in
-// network, reporting the alpha-beta's lines and the tree's children; a
-// mate the alpha-beta sees overrules the tree.
-func TestHybrid(t *testing.T) {
-	e := newEngine(t, Options{Search: SearchHybrid, EvalWorkers: 1, HashMB: 16})
-	for _, moves := range [][]string{nil, {"e2e4", "d7d5", "f1e2", "d5e4"}} {
-		if err := e.SetPosition("", moves); err != nil {
-			t.Fatal(err)
-		}
-		var final mcts.Info
-		start := time.Now()
-		res, err := e.Go(context.Background(), clock.Limits{MoveTime: 300 * time.Millisecond}, mcts.Progress{Report: func(in mcts.Info) {
-			if in.Final {
-				final = in
-			}
-		}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkLegal(t, e, res.BestMove)
-		if el := time.Since(start); el > time.Second {
-			t.Errorf("a 300 ms move took %v", el)
-		}
-		if len(moves) > 0 && (res.MateIn != 1 || e.Position().UCI(res.BestMove) != "e2b5") {
-			t.Errorf("after %v: %v, mate %d; want e2b5 mate in 1", moves, e.Position().UCI(res.BestMove), res.MateIn)
-		}
-		if len(moves) == 0 && (!final.Final || len(final.Children) == 0 || final.Depth < 2) {
-			t.Errorf("final report: depth %d, %d children", final.Depth, len(final.Children))
-		}
-	}
-}

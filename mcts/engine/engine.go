@@ -519,11 +519,7 @@ func (e *Engine) Go(ctx context.Context, lim clock.Limits, progress mcts.Progres
 		ctx, cancel = context.WithDeadline(ctx, start.Add(budget))
 		defer cancel()
 	}
-	search := e.search
-	if e.opts.Search == SearchHybrid && !e.runsAlphaBeta() && budget > 0 && !lim.Infinite {
-		search = e.searchHybrid
-	}
-	if r := panics.Try(func() { res, err = search(ctx, lim, progress, readyErr) }); r != nil {
+	if r := panics.Try(func() { res, err = e.search(ctx, lim, progress, readyErr) }); r != nil {
 		e.tree = nil // it may be half updated
 		return fallback(fmt.Errorf("engine: internal error: %v", r.Value))
 	}
