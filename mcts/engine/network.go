@@ -77,7 +77,7 @@ func LoadNetwork(weights string, v env.Variant) (*Network, error) {
 	}
 	n.Description = fmt.Sprintf("network %s (%s, step %d)", file, preset, c.Step)
 	if err := n.fits(v); err != nil {
-		return nil, fmt.Errorf("weights %s: %w", file, err)
+		return nil, err // it names the file already, in the network's description
 	}
 	return n, nil
 }
