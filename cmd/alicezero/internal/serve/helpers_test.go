@@ -139,11 +139,10 @@ func (l *fakeLoader) load(ctx context.Context, weights string, v env.Variant) (e
 	e.Description = "fake engine (" + weights + ", " + v.Name + ")"
 	if strings.Contains(weights, "othervariant") {
 		// Weights of another variant: the plain search plays, and its
-		// description says why as serveLoader's does, naming the file at
-		// every step.
-		opts.Network = &engine.Network{Description: "no network: plain search with a material evaluation"}
-		e.Description = fmt.Sprintf("%s (no network for %s: weights %s: network %s (small, step 9) was trained for alice-3, not %s)",
-			opts.Network.Description, v.Name, weights, weights, v.Name)
+		// description says why as serveLoader's does.
+		opts.Network = &engine.Network{Description: "no network: plain search, the classical alpha-beta"}
+		e.Description = fmt.Sprintf("%s (no network for %s: network %s (small, step 9) was trained for alice-3, not %s)",
+			opts.Network.Description, v.Name, weights, v.Name)
 	}
 	if err := e.SetOptions(opts); err != nil {
 		return nil, err
