@@ -135,4 +135,3 @@ func valueOfScore(cp, mateIn int) float32 {
 func wdlOfValue(v float32) [3]float32 {
 	return [3]float32{(1 + v) / 2, 0, (1 - v) / 2}
 }
-
