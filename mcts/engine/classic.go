@@ -45,9 +45,10 @@ func (e *Engine) runsAlphaBeta() bool {
 // (docs/PERFORMANCE.md), so that a budget takes about as long either way.
 const nodesPerVisit = 40
 
-// searchAlphaBeta runs the alpha-beta on the current position within lim,
-// reporting each completed iteration as a progress Info.
-func (e *Engine) searchAlphaBeta(ctx context.Context, lim clock.Limits, progress mcts.Progress) (mcts.Result, error) {
+// searchAlphaBeta runs the alpha-beta on root (the game's position, or it
+// without its history when drawn by rule) within lim, reporting each
+// completed iteration as a progress Info.
+func (e *Engine) searchAlphaBeta(ctx context.Context, root *env.Position, lim clock.Limits, progress mcts.Progress) (mcts.Result, error) {
 	if e.ab == nil {
 		ab, err := alphabeta.New(alphabeta.Config{HashMB: e.opts.HashMB})
 		if err != nil {
@@ -55,7 +56,7 @@ func (e *Engine) searchAlphaBeta(ctx context.Context, lim clock.Limits, progress
 		}
 		e.ab = ab
 	}
-	if lim.Nodes == 0 && !lim.Infinite && lim.Budget(e.pos.SideToMove()) == 0 {
+	if lim.Nodes == 0 && !lim.Infinite && lim.Budget(root.SideToMove()) == 0 {
 		lim.Nodes = int64(e.opts.Visits) * nodesPerVisit // Go's default budget
 	}
 	e.ab.MultiPV = e.opts.MultiPV
@@ -66,7 +67,7 @@ func (e *Engine) searchAlphaBeta(ctx context.Context, lim clock.Limits, progress
 		}
 	}
 	start := time.Now()
-	r, err := e.ab.Search(ctx, e.pos, lim)
+	r, err := e.ab.Search(ctx, root, lim)
 	if err != nil && r.Move == env.NoMove {
 		return mcts.Result{}, fmt.Errorf("engine: %w", err)
 	}

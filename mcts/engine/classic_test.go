@@ -95,3 +95,32 @@ func TestAlphaBetaMultiPVAndDefaultBudget(t *testing.T) {
 		t.Error("MultiPV beyond the bound accepted")
 	}
 }
+
+// A position drawn by rule is searched as if the game went on (a queen up
+// scores as one, not as the draw every move would be), and a dead
+// position gets a move at once.
+func TestAlphaBetaDrawnPositions(t *testing.T) {
+	e := newEngine(t, Options{Weights: NoWeights, Search: SearchAlphaBeta, HashMB: 4})
+	if err := e.SetPosition("4k3/8/8/8/8/8/8/Q3K3 w - - 100 80", nil); err != nil {
+		t.Fatal(err)
+	}
+	if st := e.Status(); st != env.FiftyMove {
+		t.Fatalf("status %v", st)
+	}
+	res, err := e.Go(context.Background(), clock.Limits{Nodes: 20_000}, mcts.Progress{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLegal(t, e, res.BestMove)
+	if cp := Centipawns(res.RootValue); cp < 500 {
+		t.Errorf("a queen up after fifty moves scores %d cp, want it searched as a queen up", cp)
+	}
+	if err := e.SetPosition("4k3/8/8/8/8/8/8/4K3 w - - 0 1", nil); err != nil {
+		t.Fatal(err)
+	}
+	res, err = e.Go(context.Background(), clock.Limits{Nodes: 100}, mcts.Progress{})
+	if err != nil {
+		t.Fatalf("a dead position: %v", err)
+	}
+	checkLegal(t, e, res.BestMove)
+}

@@ -536,21 +536,31 @@ func (e *Engine) Go(ctx context.Context, lim clock.Limits, progress mcts.Progres
 // returned). A Result with a BestMove is valid; err then reports at most
 // a network that failed to load (and the plain search took over).
 func (e *Engine) search(ctx context.Context, lim clock.Limits, progress mcts.Progress, readyErr error) (mcts.Result, error) {
-	if e.runsAlphaBeta() && e.pos.Status() != env.DeadPosition {
-		res, err := e.searchAlphaBeta(ctx, lim, progress)
+	st := e.pos.Status()
+	if st == env.DeadPosition {
+		// Nothing can change the result: any move will do.
+		var ml env.MoveList
+		e.pos.LegalMoves(&ml)
+		m := ml.Moves[0]
+		return mcts.Result{BestMove: m, PV: []env.Move{m}, RootWDL: [3]float32{0, 1, 0}}, readyErr
+	}
+	if e.runsAlphaBeta() {
+		root := e.pos
+		if st == env.Threefold || st == env.FiftyMove {
+			// Drawn by rule, yet the GUI asks for a move: as below.
+			var err error
+			if root, err = withoutHistory(e.pos); err != nil {
+				return mcts.Result{}, errors.Join(readyErr, fmt.Errorf("engine: %w", err))
+			}
+		}
+		res, err := e.searchAlphaBeta(ctx, root, lim, progress)
 		return res, errors.Join(readyErr, err)
 	}
 	if e.searcher == nil {
 		return mcts.Result{}, readyErr
 	}
 	root := e.pos
-	switch st := e.pos.Status(); st {
-	case env.DeadPosition:
-		// Nothing can change the result: any move will do.
-		var ml env.MoveList
-		e.pos.LegalMoves(&ml)
-		m := ml.Moves[0]
-		return mcts.Result{BestMove: m, PV: []env.Move{m}, RootWDL: [3]float32{0, 1, 0}}, readyErr
+	switch st {
 	case env.Threefold, env.FiftyMove:
 		// Drawn by rule, yet the GUI asks for a move: search the position
 		// without its history (and with a fresh fifty-move count). The
