@@ -98,7 +98,7 @@ func (p *Position) StatusGiven(legal, reps int) Status {
 		}
 		return Stalemate
 	}
-	if p.menCount(White)+p.menCount(Black) == 2 {
+	if p.OnlyKings() {
 		return DeadPosition
 	}
 	if reps >= 2 {
@@ -109,6 +109,10 @@ func (p *Position) StatusGiven(legal, reps int) Status {
 	}
 	return Ongoing
 }
+
+// OnlyKings reports the dead position of the rule book: the two kings
+// alone on the boards.
+func (p *Position) OnlyKings() bool { return p.menCount(White)+p.menCount(Black) == 2 }
 
 // Repetitions counts how often the current position (both boards, side to
 // move, castling rights, en-passant square) occurred before in the game.

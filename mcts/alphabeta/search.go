@@ -112,8 +112,6 @@ type Searcher struct {
 	lines, next       [MaxMultiPV]Line
 	linesBuf, nextBuf [MaxMultiPV][maxPly + 2]env.Move
 
-	pvBuf [maxPly + 2]env.Move
-
 	// MultiPV is the number of best root moves searched exactly, each with
 	// its line (1 or 0: only the best, the fastest).
 	MultiPV int
@@ -225,7 +223,7 @@ func (s *Searcher) Search(ctx context.Context, pos *env.Position, limits clock.L
 			tm.iterationDone(depth, l.PV[0] != res.Move, int32(l.Score), score)
 			score = int32(l.Score)
 			res.Move, res.Score, res.Depth, res.MateIn = l.PV[0], l.Score, depth, l.MateIn
-			res.PV = s.pvBuf[:copy(s.pvBuf[:], l.PV)]
+			res.PV = l.PV
 			res.Lines = s.lines[:nLines]
 		}
 		if s.stopped {
@@ -460,7 +458,7 @@ func (s *Searcher) search(depth, ply int, alpha, beta int32, pvNode, afterPass b
 		return 0
 	}
 	pos := s.pos
-	if pos.Repetitions() >= 1 || pos.HalfmoveClock() == 0 && onlyKings(pos) {
+	if pos.Repetitions() >= 1 || pos.HalfmoveClock() == 0 && pos.OnlyKings() {
 		return 0
 	}
 	// Mate-distance pruning: no line from here beats a mate found nearer
@@ -656,7 +654,7 @@ func (s *Searcher) quiesce(ply int, alpha, beta int32) int32 {
 		}
 		return 0
 	}
-	if pos.HalfmoveClock() >= 100 || pos.HalfmoveClock() == 0 && onlyKings(pos) {
+	if pos.HalfmoveClock() >= 100 || pos.HalfmoveClock() == 0 && pos.OnlyKings() {
 		return 0
 	}
 	best := int32(-infinity)
@@ -804,16 +802,6 @@ func abs32(x int32) int32 {
 		return -x
 	}
 	return x
-}
-
-// onlyKings reports the dead position of the rule book.
-func onlyKings(pos *env.Position) bool {
-	for c := env.White; c <= env.Black; c++ {
-		if hasPieces(pos, c) || pos.Pieces(c, env.Pawn) != 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // hasPieces reports whether side c has a man other than pawns and king:

@@ -339,7 +339,7 @@ func terminal(pos *env.Position, nLegal, ply int) (score int32, over bool) {
 		}
 		return 0, true
 	}
-	if onlyKings(pos) || pos.Repetitions() >= 2 || pos.HalfmoveClock() >= 100 {
+	if pos.OnlyKings() || pos.Repetitions() >= 2 || pos.HalfmoveClock() >= 100 {
 		return 0, true
 	}
 	return 0, false
@@ -380,17 +380,4 @@ func (s *searcher) evaluate(ourMoves, oppMoves int) int32 {
 		v += int32(seed.Mix(pos.Hash()^s.seed)%span) - int32(s.cfg.Noise)
 	}
 	return v
-}
-
-// onlyKings reports the dead position of the rule book: only the two
-// kings remain.
-func onlyKings(pos *env.Position) bool {
-	for c := env.White; c <= env.Black; c++ {
-		for k := env.Pawn; k < env.King; k++ {
-			if pos.Pieces(c, k) != 0 {
-				return false
-			}
-		}
-	}
-	return true
 }
