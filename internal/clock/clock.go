@@ -102,7 +102,7 @@ func (l Limits) Budget(side env.Colour) time.Duration {
 		if l.MoveTime <= 0 {
 			return 0
 		}
-		return max(l.MoveTime-min(l.Overhead, l.MoveTime/5), time.Millisecond)
+		return max(l.moveTimeSpendable(), time.Millisecond)
 	}
 	moves := l.MovesToGo
 	if moves <= 0 || moves > 30 {
@@ -138,7 +138,13 @@ func (l Limits) Window(side env.Colour) (target, most time.Duration) {
 	}
 	most = min(4*target, left/4-l.Overhead)
 	if l.MoveTime > 0 {
-		most = min(most, l.MoveTime-min(l.Overhead, l.MoveTime/5))
+		most = min(most, l.moveTimeSpendable())
 	}
 	return target, max(most, target)
+}
+
+// moveTimeSpendable is the move time less the overhead, of which at most a
+// fifth is kept back.
+func (l Limits) moveTimeSpendable() time.Duration {
+	return l.MoveTime - min(l.Overhead, l.MoveTime/5)
 }
