@@ -101,6 +101,7 @@ type Searcher struct {
 	canPass      bool
 
 	stack   [maxPly + 2]frame
+	terms   termList // evaluate's buffer
 	history [2][64][64]int32
 	counter [64][64]env.Move
 	pv      [maxPly + 2][maxPly + 2]env.Move
@@ -208,6 +209,18 @@ func (s *Searcher) Search(ctx context.Context, pos *env.Position, limits clock.L
 			done++
 			if s.stopped {
 				break
+			}
+		}
+		if done > 1 {
+			// Each line was searched apart, and an unstable search can
+			// score a later line above an earlier one: rank them.
+			for i := 1; i < done; i++ {
+				for j := i; j > 0 && s.next[j].Score > s.next[j-1].Score; j-- {
+					s.next[j], s.next[j-1] = s.next[j-1], s.next[j]
+				}
+			}
+			for k := range done {
+				moveTo(&root.moves, s.rootScores[:], s.next[k].PV[0], k)
 			}
 		}
 		if done > 0 {
