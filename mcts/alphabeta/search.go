@@ -97,8 +97,10 @@ type Searcher struct {
 	maxNodes     int64
 	nodes        int64
 	stopped      bool
-	selDepth     int
-	canPass      bool
+	// firstIteration is set while depth 1 is searched: no limit stops it.
+	firstIteration bool
+	selDepth       int
+	canPass        bool
 
 	stack   [maxPly + 2]frame
 	terms   termList // evaluate's buffer
@@ -192,6 +194,7 @@ func (s *Searcher) Search(ctx context.Context, pos *env.Position, limits clock.L
 	var score int32
 	tm := timeManager{target: target, most: most}
 	for depth := 1; depth <= s.cfg.Depth; depth++ {
+		s.firstIteration = depth == 1
 		done := 0 // lines of this iteration searched fully
 		for k := range nLines {
 			last := score
@@ -437,6 +440,9 @@ func (s *Searcher) updatePV(ply int, m env.Move) {
 func (s *Searcher) checkStop() bool {
 	if s.stopped {
 		return true
+	}
+	if s.firstIteration {
+		return false // a search always completes depth 1: a move searched, whatever the limits
 	}
 	if s.maxNodes > 0 && s.nodes >= s.maxNodes {
 		s.stopped = true
