@@ -49,7 +49,7 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	openingsPath := fs.String("openings", "", "opening file: EPD/FEN lines or PGN (default: the built-in balanced set)")
 	concurrency := fs.Int("concurrency", runtime.GOMAXPROCS(0), "games played at once")
 	movetime := fs.Duration("movetime", 0, "time per move, e.g. 100ms")
-	nodes := fs.Int64("nodes", 0, "nodes (network visits, engine nodes) per move")
+	nodes := fs.Int64("nodes", 0, "nodes per move (a tree search's visits, an alpha-beta's nodes)")
 	tc := fs.String("tc", "", "per-game clock BASE+INC, e.g. 10s+0.1s, 3m+2s or 180+2 (bare numbers: seconds, as PGN); running out loses")
 	plies := fs.Int("plies", 400, "ply cap: a game still going after it is an adjudicated draw (0: none)")
 	pgnPath := fs.String("pgn", "", "append the games to this PGN file as they finish (created if missing; the games it holds are kept, as cutechess's -pgnout does)")

@@ -17,14 +17,17 @@ type engineFlags struct {
 	hash    *int
 }
 
+// weightsHelp is the help of every engine command's --weights.
+const weightsHelp = "a network to play, through the tree search: builtin (the built-in network), a checkpoint file or a run folder (its newest checkpoint); none: the plain search (default: no network, the classical alpha-beta)"
+
 // addEngineFlags declares the engine's flags on fs; visitsHelp says when
 // the visit budget applies.
 func addEngineFlags(fs *flag.FlagSet, visitsHelp string) *engineFlags {
 	return &engineFlags{
-		weights: fs.String("weights", "", "checkpoint file or run folder (its newest checkpoint); none: the plain search (default: the built-in network)"),
-		threads: fs.Int("threads", 1, "search threads"),
-		visits:  fs.Int("visits", engine.DefaultVisits, visitsHelp),
-		hash:    fs.Int("hash", engine.DefaultHashMB, "search memory in MiB: a quarter evaluation cache, the rest the tree"),
+		weights: fs.String("weights", "", weightsHelp),
+		threads: fs.Int("threads", 1, "search threads of the tree search (the alpha-beta searches on one)"),
+		visits:  fs.Int("visits", engine.DefaultVisits, fmt.Sprintf("%s (the alpha-beta searches as long: %d nodes a visit)", visitsHelp, engine.NodesPerVisit)),
+		hash:    fs.Int("hash", engine.DefaultHashMB, "search memory in MiB: the alpha-beta's transposition table, or for the tree search a quarter evaluation cache and the rest the tree"),
 	}
 }
 

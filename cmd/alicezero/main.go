@@ -39,7 +39,7 @@ func commands() []command {
 		{"bench", "the standard benchmark: speed figures for this machine, one per line", runBench},
 		{"uci", "run as a UCI engine (for GUIs and the arena)", runUCI},
 		{"xboard", "run as an XBoard/WinBoard (CECP v2) engine", runXboard},
-		{"play", "play against the network in the terminal", runPlay},
+		{"play", "play against the engine in the terminal", runPlay},
 		{"export", "write a checkpoint's network as ONNX plus a JSON description", runExport},
 		{"pychess", "play on pychess.org as a BOT account", runPychess},
 		{"serve", "serve a web page to play, analyse, review games and watch training", runServe},

@@ -21,7 +21,7 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fen := fs.String("fen", "", "start from this position (FEN, '|' before board-B pieces)")
 	ascii := fs.Bool("ascii", false, "draw pieces as letters (PNBRQK, lower case for Black), not Unicode symbols")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: alicezero play [flags]\n\nPlay Alice Chess against the network (without --weights, the built-in one)\nin the terminal, every variant's boards side by side. Moves in SAN (e4, Nf3,\nBxf7+, O-O) or UCI (e2e4; in the variants also e4e4 for a null move, e2e4/a\nfor alice-stone's move that stays, e2e4/c for alice-3's board C); type help\nfor the commands.\n\nFlags:\n")
+		fmt.Fprintf(stderr, "Usage: alicezero play [flags]\n\nPlay Alice Chess against the engine (the classical alpha-beta; --weights\nbuiltin for the built-in network, or a network of yours) in the terminal,\nevery variant's boards side by side. Moves in SAN (e4, Nf3, Bxf7+, O-O) or\nUCI (e2e4; in the variants also e4e4 for a null move, e2e4/a for\nalice-stone's move that stays, e2e4/c for alice-3's board C); type help for\nthe commands.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {

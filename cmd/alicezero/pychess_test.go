@@ -97,7 +97,7 @@ func TestStartEngines(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer closeEngines(es)
-	if len(es) != 2 || es[0] == es[1] || !strings.Contains(es[0].Network(), "built-in network") {
+	if len(es) != 2 || es[0] == es[1] || !strings.Contains(es[0].Network(), "classical alpha-beta") {
 		t.Errorf("%d engines, %q", len(es), es[0].Network())
 	}
 	if _, err := startEngines(2, engine.Options{Weights: filepath.Join(t.TempDir(), "missing.azck")}); err == nil {

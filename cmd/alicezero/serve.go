@@ -20,15 +20,15 @@ import (
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("serve", "", stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (host:port); other than loopback it needs --token")
-	weights := fs.String("weights", "", "the default engine's checkpoint file or run folder; none: the plain search (default: the built-in network)")
+	weights := fs.String("weights", "", "the default engine's network, played through the tree search: builtin (the built-in network), a checkpoint file or a run folder; none: the plain search (default: no network, the classical alpha-beta)")
 	runsDir := fs.String("runs-dir", "checkpoints", "folder of training runs to show (\"\" hides the training view)")
 	token := fs.String("token", os.Getenv("ALICEZERO_TOKEN"), "access token every request must carry (default $ALICEZERO_TOKEN)")
 	insecure := fs.Bool("insecure", false, "serve an address other machines reach without a token")
 	searchers := fs.Int("searchers", 1, "searches run at once")
 	queue := fs.Int("queue", 16, "searches that may wait for a searcher; more are refused")
 	threads := fs.Int("threads", 1, "search threads of each search")
-	visits := fs.Int("visits", 400, "visits of a search that sets no limit")
-	maxVisits := fs.Int("max-visits", 100000, "the most visits one search may ask for")
+	visits := fs.Int("visits", 400, fmt.Sprintf("visits of a search that sets no limit (the alpha-beta searches as long: %d nodes a visit)", engine.NodesPerVisit))
+	maxVisits := fs.Int("max-visits", 100000, "the most visits one search may ask for (the alpha-beta: as long a search)")
 	maxTime := fs.Duration("max-movetime", time.Minute, "the most time one search may ask for")
 	sessions := fs.Int("sessions", 256, "visitors remembered at once (each with a game)")
 	fs.Usage = func() {
@@ -62,8 +62,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	load := serveLoader(*threads)
 	// Load the default engine now: weights that do not load fail here, not
-	// at the first move, and the page names what it plays (the built-in
-	// network when no --weights is given).
+	// at the first move, and the page names what it plays (the classical
+	// alpha-beta when no --weights is given).
 	label, err := serveLabel(ctx, load, *weights)
 	if err != nil {
 		return fmt.Errorf("--weights: %w", err)
@@ -91,7 +91,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 
 // serveLabel loads the default engine for the variant its weights were
 // trained for (alice for the built-in network) and names it for the page:
-// what plays that variant, and that the others get the plain search.
+// what plays that variant, and that the others get the plain search (the
+// alpha-beta). With no network named, the alpha-beta plays every variant.
 func serveLabel(ctx context.Context, load serve.Loader, weights string) (string, error) {
 	name, err := engine.TrainedVariant(weights)
 	if err != nil {
@@ -109,21 +110,25 @@ func serveLabel(ctx context.Context, load serve.Loader, weights string) (string,
 	}
 	label := e.Network()
 	_ = e.Close() // loaded only to check and name it
-	if strings.TrimSpace(weights) == engine.NoWeights {
-		return label, nil
+	switch strings.TrimSpace(weights) {
+	case "", engine.NoWeights:
+		return label, nil // the alpha-beta, in every variant
 	}
-	return label + " for " + v.Name + "; the plain search in the other variants", nil
+	return label + " for " + v.Name + "; the plain search (the alpha-beta) in the other variants", nil
 }
 
 // serveLoader builds the server's engines from mcts/engine, each
-// searching with threads workers. An engine plays one variant: the network
-// named where it was built for that variant, else the plain search, which
-// then says why (weights "" are the built-in network, which plays alice
-// only; weights of another variant are no error here, since a visitor
-// picks the variant and the engine separately). Weights that cannot be
-// loaded at all are an error.
+// searching with threads workers. An engine plays one variant: with
+// weights "" the engine's default, the alpha-beta; else the network named
+// where it was built for that variant, or the plain search, which then
+// says why (the built-in network plays alice only; weights of another
+// variant are no error here, since a visitor picks the variant and the
+// engine separately). Weights that cannot be loaded at all are an error.
 func serveLoader(threads int) serve.Loader {
 	return func(ctx context.Context, weights string, v env.Variant) (engine.Interface, error) {
+		if strings.TrimSpace(weights) == "" {
+			return readyEngine(engine.Options{Variant: v, Threads: threads})
+		}
 		net, err := engine.LoadNetwork(weights, v)
 		if errors.Is(err, engine.ErrOtherVariant) {
 			plain, perr := engine.LoadNetwork(engine.NoWeights, v)
@@ -136,17 +141,22 @@ func serveLoader(threads int) serve.Loader {
 		if err != nil {
 			return nil, err
 		}
-		e, err := engine.New(engine.Options{Network: net, Variant: v, Threads: threads})
-		if err != nil {
-			return nil, err
-		}
-		// Ready builds the searcher; the network is loaded already.
-		if err := e.Ready(); err != nil {
-			_ = e.Close()
-			return nil, err
-		}
-		return e, nil
+		return readyEngine(engine.Options{Network: net, Variant: v, Threads: threads})
 	}
+}
+
+// readyEngine builds an engine of o and readies it (the network is loaded
+// already; Ready builds the tree's searcher where the tree plays).
+func readyEngine(o engine.Options) (engine.Interface, error) {
+	e, err := engine.New(o)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.Ready(); err != nil {
+		_ = e.Close()
+		return nil, err
+	}
+	return e, nil
 }
 
 // checkListenAddr refuses an address the server could not listen on, so

@@ -22,6 +22,7 @@ import (
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/mcts"
+	"github.com/alicezero/alicezero/mcts/engine"
 )
 
 // screenshots, when set, is the folder TestServeInBrowser saves the
@@ -59,26 +60,34 @@ func TestServeFlags(t *testing.T) {
 }
 
 // The loader builds the engine the server searches with (the search
-// itself is serve's, tested there on the real engine): the built-in
-// network by default, the plain search for another variant.
+// itself is serve's, tested there on the real engine): the alpha-beta by
+// default in every variant, the built-in network through the tree where
+// it is named and plays the variant, else the plain search.
 func TestServeEngine(t *testing.T) {
 	for _, tc := range []struct {
-		v    env.Variant
-		want string
+		weights string
+		v       env.Variant
+		want    string
+		search  string
 	}{
-		{env.Alice, "built-in network"},
-		{env.AliceMini, "plain search"},
+		{"", env.Alice, "classical alpha-beta", engine.SearchAlphaBeta},
+		{"", env.AliceMini, "classical alpha-beta", engine.SearchAlphaBeta},
+		{engine.NoWeights, env.Alice, "plain search", engine.SearchAlphaBeta},
+		{engine.BuiltinWeights, env.Alice, "built-in network", engine.SearchMCTS},
+		{engine.BuiltinWeights, env.AliceMini, "plain search", engine.SearchAlphaBeta},
 	} {
-		e, err := serveLoader(1)(context.Background(), "", tc.v)
+		name := fmt.Sprintf("weights %q, %s", tc.weights, tc.v.Name)
+		e, err := serveLoader(1)(context.Background(), tc.weights, tc.v)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(e.Network(), tc.want) || e.Options().Variant != tc.v {
-			t.Errorf("%s: Network %q, variant %s", tc.v.Name, e.Network(), e.Options().Variant.Name)
+		if !strings.Contains(e.Network(), tc.want) || e.SearchKind() != tc.search || e.Options().Variant != tc.v {
+			t.Errorf("%s: Network %q, search %s, variant %s", name, e.Network(), e.SearchKind(), e.Options().Variant.Name)
 		}
+		// The alpha-beta completes depth 1 whatever its limit.
 		res, err := e.Go(context.Background(), clock.Limits{Nodes: 20}, mcts.Progress{})
-		if err != nil || res.Nodes != 20 {
-			t.Errorf("%s: %d nodes, %v", tc.v.Name, res.Nodes, err)
+		if err != nil || res.Nodes < 20 || tc.search == engine.SearchMCTS && res.Nodes != 20 {
+			t.Errorf("%s: %d nodes, %v", name, res.Nodes, err)
 		}
 		if err := e.Close(); err != nil {
 			t.Error(err)
@@ -153,12 +162,12 @@ func TestServeInBrowser(t *testing.T) {
 	}
 	var engineName string
 	p.Eval(`document.getElementById('engine-name').textContent`, &engineName)
-	if !strings.Contains(engineName, "built-in network") {
+	if !strings.Contains(engineName, "classical alpha-beta") {
 		t.Errorf("engine shown as %q", engineName)
 	}
 	var chosen string
 	p.Eval(`document.getElementById('set-weights').selectedOptions[0].textContent`, &chosen)
-	if !strings.Contains(chosen, "built-in network") {
+	if !strings.Contains(chosen, "classical alpha-beta") {
 		t.Errorf("the engine menu shows %q for the default engine", chosen)
 	}
 	if *screenshots != "" && g.Status == "ongoing" {
@@ -192,18 +201,21 @@ func TestServeInBrowser(t *testing.T) {
 }
 
 // engineFor is what must answer in variant v for the weights choice w
-// of a server without --weights: the built-in network in alice, the
-// plain search elsewhere and for "none".
+// of a server without --weights: the alpha-beta by default, the built-in
+// network where it is chosen in alice, the plain search for it elsewhere.
 func engineFor(v, w string) string {
-	if v == "alice" && w == "default" {
+	switch {
+	case w == "default":
+		return "classical alpha-beta"
+	case v == "alice":
 		return "built-in network"
 	}
-	return "plain search"
+	return "plain search (the built-in network does not play " + v + ")"
 }
 
 // TestServeEngineInEveryVariant plays a move against the real engine
 // through the API in every variant, with the default engine and with the
-// plain search, and checks which engine answered.
+// built-in network, and checks which engine answered.
 func TestServeEngineInEveryVariant(t *testing.T) {
 	base := startServe(t, "--visits", "8", "--runs-dir", "")
 	jar, err := cookiejar.New(nil)
@@ -236,7 +248,7 @@ func TestServeEngineInEveryVariant(t *testing.T) {
 		}
 	}
 	for _, v := range env.VariantNames() {
-		for _, w := range []string{"default", "none"} {
+		for _, w := range []string{"default", engine.BuiltinWeights} {
 			var g struct {
 				Legal []servetest.Move `json:"legal"`
 			}
@@ -268,9 +280,9 @@ func TestServeEngineInEveryVariant(t *testing.T) {
 				}
 				switch event {
 				case "engine":
-					var e struct{ Engine string }
+					var e struct{ Name string }
 					_ = json.Unmarshal([]byte(data), &e)
-					engineName = e.Engine
+					engineName = e.Name
 				case "done":
 					_ = json.Unmarshal([]byte(data), &done)
 				}
@@ -286,8 +298,8 @@ func TestServeEngineInEveryVariant(t *testing.T) {
 }
 
 // TestServeInBrowserEveryVariant plays a move against the engine on the
-// page in every variant, with the default engine and with the plain
-// search chosen in the Engine menu, and checks the engine the header
+// page in every variant, with the default engine and with the built-in
+// network chosen in the Engine menu, and checks the engine the header
 // names.
 func TestServeInBrowserEveryVariant(t *testing.T) {
 	servetest.Chromium(t)
@@ -303,7 +315,7 @@ func TestServeInBrowserEveryVariant(t *testing.T) {
 		}
 	}
 	for _, v := range env.VariantNames() {
-		for _, w := range []string{"default", "none"} {
+		for _, w := range []string{"default", engine.BuiltinWeights} {
 			set("set-weights", w)
 			set("set-variant", v)
 			p.Click("#btn-new")

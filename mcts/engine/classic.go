@@ -14,11 +14,14 @@ import (
 
 // The searches an Engine can run (Options.Search).
 const (
-	// SearchAuto, the default, is the tree search with a network and the
-	// alpha-beta without one (the plain search).
+	// SearchAuto, the default, is the alpha-beta, the stronger player at
+	// every move time measured (docs/EVALUATION.md), unless a network is
+	// named (BuiltinWeights, a checkpoint or run folder, or weights in
+	// memory): that network then plays, through the tree search.
 	SearchAuto = "auto"
-	// SearchMCTS is the tree search, guided by the network (or, without
-	// one, counting material).
+	// SearchMCTS is the tree search, guided by the network (with no
+	// weights named the built-in one, where it plays the variant; with
+	// none, counting material).
 	SearchMCTS = "mcts"
 	// SearchAlphaBeta is the classical alpha-beta (package alphabeta),
 	// with its own evaluation: the network is not asked.
@@ -29,35 +32,66 @@ const (
 func Searches() []string { return []string{SearchAuto, SearchMCTS, SearchAlphaBeta} }
 
 // runsAlphaBeta reports whether Go runs the alpha-beta: asked for, or
-// automatic with no network loaded (the engine must be Ready).
+// automatic with no network to play (none named, or the one named failed
+// to load and the plain search took over).
 func (e *Engine) runsAlphaBeta() bool {
 	switch e.opts.Search {
 	case SearchAlphaBeta:
 		return true
 	case SearchAuto:
-		return e.loaded && e.net.Weights == nil
+		if e.loaded {
+			return e.net.Weights == nil
+		}
+		return !e.opts.namesNetwork()
 	}
 	return false
 }
 
-// nodesPerVisit turns Options.Visits, the budget of a Go without limits,
-// into alpha-beta nodes: about the ratio of their speeds on one core
-// (docs/PERFORMANCE.md), so that a budget takes about as long either way.
-const nodesPerVisit = 40
+// SearchKind names the search Go runs with the options as they stand:
+// SearchAlphaBeta or SearchMCTS (SearchAuto resolved). Front ends tell by
+// it what a search's nodes count, the tree's visits or the alpha-beta's
+// nodes (VisitNodes).
+func (e *Engine) SearchKind() string {
+	if e.runsAlphaBeta() {
+		return SearchAlphaBeta
+	}
+	return SearchMCTS
+}
+
+// NodeName names, for people, what a search of kind (SearchKind) counts
+// as its nodes: the tree's "visits" or the alpha-beta's "nodes".
+func NodeName(kind string) string {
+	if kind == SearchAlphaBeta {
+		return "nodes"
+	}
+	return "visits"
+}
+
+// NodesPerVisit turns a budget of visits, such as Options.Visits (the
+// budget of a Go without limits), into alpha-beta nodes: about the ratio
+// of their speeds on one core (docs/PERFORMANCE.md), so that a budget
+// takes about as long either way.
+const NodesPerVisit = 40
+
+// VisitNodes is the node limit (clock.Limits.Nodes) of a search of kind
+// (SearchKind) as long as visits visits of the tree: visits itself for
+// the tree, NodesPerVisit nodes a visit for the alpha-beta.
+func VisitNodes(kind string, visits int64) int64 {
+	if kind == SearchAlphaBeta {
+		return visits * NodesPerVisit
+	}
+	return visits
+}
 
 // searchAlphaBeta runs the alpha-beta on root (the game's position, or it
 // without its history when drawn by rule) within lim, reporting each
 // completed iteration as a progress Info.
 func (e *Engine) searchAlphaBeta(ctx context.Context, root *env.Position, lim clock.Limits, progress mcts.Progress) (mcts.Result, error) {
-	if e.ab == nil {
-		ab, err := alphabeta.New(alphabeta.Config{HashMB: e.opts.HashMB})
-		if err != nil {
-			return mcts.Result{}, fmt.Errorf("engine: %w", err)
-		}
-		e.ab = ab
+	if _, err := e.alphaBeta(); err != nil {
+		return mcts.Result{}, err
 	}
 	if lim.Nodes == 0 && !lim.Infinite && lim.Budget(root.SideToMove()) == 0 {
-		lim.Nodes = int64(e.opts.Visits) * nodesPerVisit // Go's default budget
+		lim.Nodes = VisitNodes(SearchAlphaBeta, int64(e.opts.Visits)) // Go's default budget
 	}
 	e.ab.MultiPV = e.opts.MultiPV
 	e.ab.OnIteration = nil
@@ -67,31 +101,51 @@ func (e *Engine) searchAlphaBeta(ctx context.Context, root *env.Position, lim cl
 		}
 	}
 	start := time.Now()
+	e.abSearched = true
 	r, err := e.ab.Search(ctx, root, lim)
 	if err != nil && r.Move == env.NoMove {
 		return mcts.Result{}, fmt.Errorf("engine: %w", err)
 	}
-	v := valueOfScore(r.Score, r.MateIn)
+	pv := r.PV
+	if len(pv) == 0 || pv[0] != r.Move {
+		pv = []env.Move{r.Move}
+	}
+	final := abInfo(alphabeta.Info{Depth: r.Depth, SelDepth: r.SelDepth, Score: r.Score, MateIn: r.MateIn,
+		Nodes: r.Nodes, Elapsed: time.Since(start), PV: pv, Lines: r.Lines}, true)
 	res := mcts.Result{
 		BestMove:  r.Move,
-		PV:        append([]env.Move(nil), r.PV...),
-		RootValue: v,
-		RootWDL:   wdlOfValue(v),
+		PV:        final.PV,
+		RootValue: final.Value,
+		RootWDL:   final.WDL,
 		Nodes:     int(r.Nodes),
 		MateIn:    r.MateIn,
 		Proven:    r.MateIn != 0,
 		Depth:     r.Depth,
 		SelDepth:  r.SelDepth,
-	}
-	if len(res.PV) == 0 || res.PV[0] != r.Move {
-		res.PV = []env.Move{r.Move}
+		// The MultiPV lines, as the final report has them, for front ends
+		// that show the result's root moves (the web board's analysis).
+		Children: final.Children,
 	}
 	if progress.Report != nil {
-		el := time.Since(start)
-		progress.Report(abInfo(alphabeta.Info{Depth: r.Depth, SelDepth: r.SelDepth, Score: r.Score, MateIn: r.MateIn,
-			Nodes: r.Nodes, Elapsed: el, PV: res.PV, Lines: r.Lines}, true))
+		progress.Report(final)
 	}
 	return res, nil
+}
+
+// alphaBeta returns the engine's alpha-beta, made at the first call with
+// its table of HashMB. New and Ready make it where the alpha-beta plays,
+// before any clock runs: a large table can take a second to allocate on
+// a busy machine, which a Go would spend of its move's time, deaf to a
+// stop.
+func (e *Engine) alphaBeta() (*alphabeta.Searcher, error) {
+	if e.ab == nil {
+		ab, err := alphabeta.New(alphabeta.Config{HashMB: e.opts.HashMB})
+		if err != nil {
+			return nil, fmt.Errorf("engine: %w", err)
+		}
+		e.ab, e.abSearched = ab, false
+	}
+	return e.ab, nil
 }
 
 // abInfo turns an alpha-beta iteration into the engine's progress report.

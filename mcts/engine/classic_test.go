@@ -72,7 +72,8 @@ func TestValueOfScoreInvertsCentipawns(t *testing.T) {
 }
 
 // With MultiPV the alpha-beta reports its exact lines as the root's
-// children, best first; a Go without limits searches Visits' worth.
+// children, best first, in the final report and the result alike; a Go
+// without limits searches Visits' worth.
 func TestAlphaBetaMultiPVAndDefaultBudget(t *testing.T) {
 	e := newEngine(t, Options{Weights: NoWeights, MultiPV: 3, Visits: 50})
 	var last mcts.Info
@@ -80,11 +81,25 @@ func TestAlphaBetaMultiPVAndDefaultBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Nodes == 0 || res.Nodes > 50*nodesPerVisit {
-		t.Errorf("a Go without limits searched %d nodes, want at most %d", res.Nodes, 50*nodesPerVisit)
+	if want := VisitNodes(SearchAlphaBeta, 50); res.Nodes == 0 || int64(res.Nodes) > want || want != 50*NodesPerVisit {
+		t.Errorf("a Go without limits searched %d nodes, want at most %d", res.Nodes, want)
 	}
-	if len(last.Children) != 3 || last.Children[0].Move != res.BestMove {
+	if VisitNodes(SearchMCTS, 50) != 50 || NodeName(SearchMCTS) != "visits" || NodeName(SearchAlphaBeta) != "nodes" {
+		t.Errorf("50 visits of the tree are %d nodes; the searches count %s and %s", VisitNodes(SearchMCTS, 50), NodeName(SearchMCTS), NodeName(SearchAlphaBeta))
+	}
+	if len(last.Children) != 3 || last.Children[0].Move != res.BestMove || !last.Final {
 		t.Fatalf("%d children, first %v, best %v", len(last.Children), last.Children, res.BestMove)
+	}
+	if len(res.Children) != len(last.Children) {
+		t.Fatalf("the result holds %d lines, the final report %d", len(res.Children), len(last.Children))
+	}
+	for k, c := range res.Children {
+		if c.Move != last.Children[k].Move || c.Q != last.Children[k].Q || c.Visits != 0 {
+			t.Errorf("line %d: the result's %+v, the report's %+v", k+1, c, last.Children[k])
+		}
+		if k > 0 && c.Q > res.Children[k-1].Q {
+			t.Errorf("line %d scores %v, above line %d's %v", k+1, c.Q, k, res.Children[k-1].Q)
+		}
 	}
 	for k, c := range last.Children[1:] {
 		if c.Move == res.BestMove || len(c.PV) == 0 || c.PV[0] != c.Move {
@@ -123,4 +138,29 @@ func TestAlphaBetaDrawnPositions(t *testing.T) {
 		t.Fatalf("a dead position: %v", err)
 	}
 	checkLegal(t, e, res.BestMove)
+}
+
+// A new game forgets what the alpha-beta learnt in the game before: a
+// search after it is the search of a fresh engine.
+func TestAlphaBetaNewGameForgets(t *testing.T) {
+	search := func(e *Engine) mcts.Result {
+		t.Helper()
+		if err := e.SetPosition("", []string{"e2e4"}); err != nil {
+			t.Fatal(err)
+		}
+		res, err := e.Go(context.Background(), clock.Limits{Nodes: 5000}, mcts.Progress{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	played := newEngine(t, Options{HashMB: 4})
+	search(played)
+	played.NewGame()
+	afterNew := search(played)
+	fresh := search(newEngine(t, Options{HashMB: 4}))
+	if afterNew.BestMove != fresh.BestMove || afterNew.Depth != fresh.Depth || afterNew.RootValue != fresh.RootValue || afterNew.SelDepth != fresh.SelDepth {
+		t.Errorf("after a new game: %v depth %d/%d value %v; a fresh engine: %v depth %d/%d value %v",
+			afterNew.BestMove, afterNew.Depth, afterNew.SelDepth, afterNew.RootValue, fresh.BestMove, fresh.Depth, fresh.SelDepth, fresh.RootValue)
+	}
 }

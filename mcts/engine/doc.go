@@ -15,12 +15,14 @@
 // An Engine holds the network, the searcher and its tree, and the game
 // being played: a position with its history, so that repetitions count
 // and the tree is reused from move to move. Options.Search picks what Go
-// runs: by default (SearchAuto) the tree search guided by the network,
-// and without a network (the plain search: Weights "none", a variant the
-// network was not trained for) the classical alpha-beta of package
-// alphabeta, whose table is Hash MB, whose MultiPV lines are exact and
-// whose time on a clock stretches while the best move changes
-// (classic.go); SearchMCTS and SearchAlphaBeta force either.
+// runs: by default (SearchAuto) the classical alpha-beta of package
+// alphabeta, the stronger player at every move time measured, whose table
+// is Hash MB, whose MultiPV lines are exact and whose time on a clock
+// stretches while the best move changes (classic.go); where a network is
+// named (Weights "builtin", a checkpoint or run folder, weights in
+// memory), the tree search guided by it, so that a network plays as
+// itself. SearchMCTS and SearchAlphaBeta force either (the tree with no
+// weights named plays the built-in network).
 //
 //	e, err := engine.New(engine.Options{Weights: "checkpoints/run1"})
 //	defer e.Close()
@@ -37,12 +39,14 @@
 // the project's one time manager.
 //
 // LoadNetwork is the one way a name becomes a network: a checkpoint file,
-// a training run's folder (its newest checkpoint), "none" for the plain
-// search, or "" for the default, decided in one place. Its half for files,
+// a training run's folder (its newest checkpoint), "builtin" for the
+// built-in network, "none" for the plain search, or "" for the default
+// network of the tree search, decided in one place. Its half for files,
 // LoadCheckpoint, serves those that need the whole checkpoint (export
 // writes its step and metadata), so that they read names the same way.
 // Player turns an Engine into an arena player, and Register adds it to a
-// player registry as "ckpt:PATH".
+// player registry as "ckpt:PATH" (a network, through the tree) and "net"
+// (the default engine).
 //
 // An Engine is not safe for concurrent use: a protocol runs Go on one
 // goroutine and leaves the engine alone until it returns, stopping it

@@ -51,31 +51,36 @@ const (
 // (the game is over by checkmate or stalemate).
 var ErrNoLegalMove = errors.New("no legal move")
 
-// Options configure an Engine. The zero value is the default network (see
-// LoadNetwork) searching DefaultVisits visits a move on one thread in the
+// Options configure an Engine. The zero value is the default engine, the
+// classical alpha-beta with no network (SearchAuto), searching about as
+// long as DefaultVisits visits of the tree a move on one thread in the
 // default rules: the one set of defaults of every way to play, from the
 // terminal game to the arena's ckpt players.
 type Options struct {
-	// Weights names the network as LoadNetwork reads it: "" for the
-	// default, NoWeights for the plain search, a checkpoint file or a
-	// training run's folder (its newest checkpoint).
+	// Weights names the network as LoadNetwork reads it: "" for none (the
+	// alpha-beta plays; under SearchMCTS the built-in network, see
+	// LoadNetwork), BuiltinWeights for the built-in network, NoWeights for
+	// the plain search, a checkpoint file or a training run's folder (its
+	// newest checkpoint). A network named plays through the tree search.
 	Weights string
 	// Network, if set, is used instead of Weights: weights the caller
 	// holds in memory (see InMemory).
 	Network *Network
 	// Variant is the rule set; the zero value means env.Alice.
 	Variant env.Variant
-	// Threads is the number of search workers (mcts Config.Workers); 0
-	// means 1.
+	// Threads is the number of the tree search's workers (mcts
+	// Config.Workers; the alpha-beta searches on one); 0 means 1.
 	Threads int
-	// HashMB is the search's memory in MiB; 0 means DefaultHashMB. A
-	// quarter is the evaluation cache, the rest the search tree, which a
+	// HashMB is the search's memory in MiB; 0 means DefaultHashMB: the
+	// alpha-beta's transposition table, or for the tree search a quarter
+	// the evaluation cache and the rest the search tree, which a
 	// search that fills it recycles, keeping its most visited part, so a
 	// search of any length goes on adding visits (about 1,500 visits a
 	// MiB of HashMB before the first recycling; TreeBytes in package
 	// mcts). The tree takes at least mcts.MinTreeBytes.
 	HashMB int
-	// Visits is the search budget per move when Go is given no limit; 0
+	// Visits is the search budget per move when Go is given no limit, in
+	// the tree's visits (the alpha-beta searches as long: VisitNodes); 0
 	// means DefaultVisits.
 	Visits int
 	// Gumbel selects Gumbel root search for searches with a node budget
@@ -97,7 +102,8 @@ type Options struct {
 	// each reported with its line as a progress Info's Children (the tree
 	// reports every root move whatever it is); 0 means 1.
 	MultiPV int
-	// Search is the search Go runs: SearchAuto (""), SearchMCTS, the tree
+	// Search is the search Go runs: SearchAuto ("": the tree search where
+	// a network is named, else the alpha-beta), SearchMCTS, the tree
 	// search guided by the network, or SearchAlphaBeta, the classical
 	// alpha-beta with HashMB for its transposition table.
 	Search string
@@ -132,6 +138,30 @@ func (o Options) withDefaults() Options {
 		o.MoveOverhead = DefaultMoveOverhead
 	}
 	return o
+}
+
+// namesNetwork reports whether o names a network to play: weights in
+// memory, or BuiltinWeights, a checkpoint or a run folder by name.
+func (o Options) namesNetwork() bool {
+	if o.Network != nil {
+		return o.Network.Weights != nil
+	}
+	return !unnamed(o.Weights) && strings.TrimSpace(o.Weights) != NoWeights
+}
+
+// unloaded returns the network o names when it takes no loading: none at
+// all where no weights are named and the tree is not asked for (the
+// alpha-beta plays), the plain search for NoWeights; else nil.
+func (o Options) unloaded() *Network {
+	switch {
+	case o.Network != nil:
+		return nil
+	case unnamed(o.Weights) && o.Search != SearchMCTS:
+		return &Network{Description: alphaBetaSearch}
+	case strings.TrimSpace(o.Weights) == NoWeights:
+		return plainSearch()
+	}
+	return nil
 }
 
 // validate reports the first unusable option.
@@ -184,9 +214,13 @@ type Engine struct {
 	// guard is the tactical alpha-beta of timed searches (tactics.go),
 	// made at the first.
 	guard *guard
-	// ab is the alpha-beta of Options.Search = SearchAlphaBeta, made at
-	// its first search; its table lives from move to move.
-	ab *alphabeta.Searcher
+	// ab is the alpha-beta (runsAlphaBeta), made before its first search
+	// (alphaBeta); its table lives from move to move. abSearched is set
+	// when it has searched since it was made or last forgot its games: a
+	// table never written to needs no clearing, which would touch every
+	// page of it.
+	ab         *alphabeta.Searcher
+	abSearched bool
 }
 
 // New returns an engine at the start position of opts.Variant, its network
@@ -202,6 +236,11 @@ func New(opts Options) (*Engine, error) {
 	e.pos, e.startFEN = env.NewPosition(opts.Variant), opts.Variant.StartFEN()
 	if err := e.load(); err != nil {
 		return nil, err
+	}
+	if e.runsAlphaBeta() {
+		if _, err := e.alphaBeta(); err != nil {
+			return nil, err
+		}
 	}
 	return e, nil
 }
@@ -226,6 +265,9 @@ func (e *Engine) SetOptions(o Options) error {
 	}
 	if o.Weights != old.Weights || o.Network != old.Network || o.Threads != old.Threads {
 		e.loaded = false // the evaluator is built for the threads that call it
+	}
+	if o.Network == nil && unnamed(o.Weights) && (o.Search == SearchMCTS) != (old.Search == SearchMCTS) {
+		e.loaded = false // no weights named: the built-in network for the tree, none else
 	}
 	if o.Threads != old.Threads || o.HashMB != old.HashMB || o.Visits != old.Visits || o.Gumbel != old.Gumbel || o.GumbelK != old.GumbelK {
 		e.dropSearcher()
@@ -257,7 +299,8 @@ func (e *Engine) Ready() error {
 		}
 	}
 	loadErr := e.loadErr
-	if e.searcher == nil {
+	if e.searcher == nil && !e.runsAlphaBeta() {
+		// The tree's memory is taken only where the tree runs.
 		cfg := mcts.DefaultPlayConfig()
 		cfg.Simulations = e.opts.Visits
 		cfg.Workers = e.opts.Threads
@@ -272,6 +315,11 @@ func (e *Engine) Ready() error {
 		}
 		e.searcher = s
 	}
+	if e.runsAlphaBeta() {
+		if _, err := e.alphaBeta(); err != nil {
+			return errors.Join(loadErr, err)
+		}
+	}
 	return loadErr
 }
 
@@ -279,7 +327,9 @@ func (e *Engine) Ready() error {
 // old one stays.
 func (e *Engine) load() error {
 	net := e.opts.Network
-	if net == nil {
+	if n := e.opts.unloaded(); n != nil {
+		net = n
+	} else if net == nil {
 		var err error
 		if net, err = LoadNetwork(e.opts.Weights, e.opts.Variant); err != nil {
 			return fmt.Errorf("engine: %w", err)
@@ -309,19 +359,35 @@ func (e *Engine) dropSearcher() {
 	e.searcher, e.tree = nil, nil
 }
 
-// Network describes what evaluates positions: the network loaded, or the
-// plain search. When a change of weights awaits Ready it says so.
+// Network describes what plays: the network loaded (through the tree
+// search), the alpha-beta, or the plain tree search. When a change of
+// weights awaits Ready it says so.
 func (e *Engine) Network() string {
-	if e.loaded {
-		if e.net.Weights == nil && !e.runsAlphaBeta() {
-			return strings.Replace(e.net.Description, plainAlphaBeta, plainTree, 1)
+	ab := e.runsAlphaBeta()
+	net := e.net
+	if !e.loaded {
+		// What the options name, where it takes no loading.
+		switch net = e.opts.unloaded(); {
+		case net != nil:
+		case e.opts.Network != nil && e.opts.Network.Weights == nil:
+			net = e.opts.Network
+		case ab:
+			return alphaBetaSearch // Search alphabeta: the network named is not asked
+		case e.opts.Network != nil:
+			return e.opts.Network.Description + " (not loaded yet)"
+		case unnamed(e.opts.Weights):
+			return "the default network (not loaded yet)"
+		default:
+			return "network " + e.opts.Weights + " (not loaded yet)"
 		}
-		return e.net.Description
 	}
-	if e.opts.Network != nil {
-		return e.opts.Network.Description + " (not loaded yet)"
+	switch {
+	case net.Weights == nil && !ab:
+		return strings.Replace(net.Description, plainAlphaBeta, plainTree, 1)
+	case net.Weights != nil && ab:
+		return alphaBetaSearch // Search alphabeta: the network is not asked
 	}
-	return "network " + e.opts.Weights + " (not loaded yet)"
+	return net.Description
 }
 
 // Close releases the network's worker goroutines. The engine must not be
@@ -353,8 +419,9 @@ func (e *Engine) Reseed(seed uint64) {
 func (e *Engine) NewGame() {
 	pos := env.NewPosition(e.opts.Variant)
 	e.pos, e.startFEN = pos, e.opts.Variant.StartFEN()
-	if e.ab != nil {
+	if e.ab != nil && e.abSearched {
 		e.ab.NewGame()
+		e.abSearched = false
 	}
 	if e.tree != nil {
 		if err := e.tree.Reset(pos); err != nil {
@@ -502,8 +569,8 @@ func (e *Engine) Go(ctx context.Context, lim clock.Limits, progress mcts.Progres
 		lim.Overhead = e.opts.MoveOverhead
 	}
 	var readyErr error
-	if e.opts.Search != SearchAlphaBeta {
-		readyErr = e.Ready() // the alpha-beta alone needs no network
+	if !e.runsAlphaBeta() {
+		readyErr = e.Ready() // the alpha-beta needs no network
 	}
 	budget := lim.Budget(e.pos.SideToMove())
 	if e.runsAlphaBeta() {

@@ -45,8 +45,8 @@ func TestDefaults(t *testing.T) {
 	if e.Position().FEN() != env.StartFEN || e.StartFEN() != env.StartFEN {
 		t.Fatalf("not at the start: %s", e.Position().FEN())
 	}
-	if !strings.Contains(e.Network(), "built-in network") {
-		t.Fatalf("Network() = %q, want the built-in network", e.Network())
+	if e.Network() != alphaBetaSearch {
+		t.Fatalf("Network() = %q, want %q", e.Network(), alphaBetaSearch)
 	}
 	for _, bad := range []Options{{Threads: -1}, {HashMB: -5}, {Visits: -1}, {Variant: env.Variant{Name: "nope"}}, {MoveOverhead: -time.Second}} {
 		if _, err := New(bad); err == nil {
@@ -61,26 +61,125 @@ func TestDefaults(t *testing.T) {
 	}
 }
 
-func TestGoPlainSearch(t *testing.T) {
-	e := newEngine(t, Options{Visits: 50})
-	var infos int
-	res, err := e.Go(context.Background(), clock.Limits{}, mcts.Progress{Report: func(mcts.Info) { infos++ }})
+// What plays: with no network named the alpha-beta, loading none; a
+// network named (builtin, a checkpoint, weights in memory) or Search mcts
+// plays through the tree, the latter with the built-in network when no
+// weights are named; Search alphabeta asks no network.
+func TestWhatPlays(t *testing.T) {
+	run := saveTiny(t, "alice")
+	tiny, err := InMemory(tinyWeights(t, env.Alice), "tiny in memory")
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkLegal(t, e, res.BestMove)
-	if res.Nodes < 1 || infos == 0 {
-		t.Fatalf("nodes %d, infos %d", res.Nodes, infos)
+	for _, tc := range []struct {
+		name    string
+		o       Options
+		tree    bool   // the tree search runs (else the alpha-beta)
+		network bool   // a network is loaded
+		want    string // in Network()
+	}{
+		{"default", Options{}, false, false, alphaBetaSearch},
+		{"<empty>", Options{Weights: "<empty>"}, false, false, alphaBetaSearch},
+		{"none", Options{Weights: NoWeights}, false, false, plainAlphaBeta},
+		{"builtin", Options{Weights: BuiltinWeights}, true, true, "built-in network"},
+		{"a run folder", Options{Weights: run}, true, true, "iter-000003.azck (tiny, step 7)"},
+		{"weights in memory", Options{Network: tiny}, true, true, "tiny in memory"},
+		{"Search mcts", Options{Search: SearchMCTS}, true, true, "built-in network"},
+		{"Search mcts, none", Options{Search: SearchMCTS, Weights: NoWeights}, true, false, plainTree},
+		{"Search alphabeta", Options{Search: SearchAlphaBeta}, false, false, alphaBetaSearch},
+		{"Search alphabeta, builtin", Options{Search: SearchAlphaBeta, Weights: BuiltinWeights}, false, true, alphaBetaSearch},
+		{"alice-ep", Options{Variant: env.AliceEP}, false, false, alphaBetaSearch},
+		{"alice-ep, Search mcts", Options{Variant: env.AliceEP, Search: SearchMCTS}, true, false, plainTree + " (the built-in network plays alice only)"},
+	} {
+		tc.o.EvalWorkers = 1
+		e := newEngine(t, tc.o)
+		if err := e.Ready(); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if got := e.Network(); !strings.Contains(got, tc.want) {
+			t.Errorf("%s: Network() = %q, want %q", tc.name, got, tc.want)
+		}
+		if kind := e.SearchKind(); (kind == SearchMCTS) != tc.tree || kind != SearchMCTS && kind != SearchAlphaBeta {
+			t.Errorf("%s: SearchKind() = %q, want the tree %v", tc.name, kind, tc.tree)
+		}
+		if (e.net.Weights != nil) != tc.network {
+			t.Errorf("%s: network loaded %v, want %v", tc.name, e.net.Weights != nil, tc.network)
+		}
+		// The alpha-beta's table is made before a search, outside its time.
+		if (e.ab != nil) == tc.tree {
+			t.Errorf("%s: the alpha-beta made before the search %v, want %v", tc.name, e.ab != nil, !tc.tree)
+		}
+		if _, err := e.Go(context.Background(), clock.Limits{Nodes: 30}, mcts.Progress{}); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if (e.tree != nil) != tc.tree || (e.ab != nil) == tc.tree {
+			t.Errorf("%s: searched with the tree %v and the alpha-beta %v, want the tree %v", tc.name, e.tree != nil, e.ab != nil, tc.tree)
+		}
 	}
-	// Tree reuse: play the move and a reply, search again.
-	if err := e.Play(res.BestMove); err != nil {
-		t.Fatal(err)
+	// The built-in network plays alice only: named for another variant, it
+	// is refused as weights of another variant are.
+	if _, err := New(Options{Variant: env.AliceEP, Weights: BuiltinWeights}); !errors.Is(err, ErrOtherVariant) {
+		t.Errorf("builtin in alice-ep: %v, want ErrOtherVariant", err)
 	}
-	res, err = e.Go(context.Background(), clock.Limits{Nodes: 30}, mcts.Progress{})
-	if err != nil {
-		t.Fatal(err)
+}
+
+// Switching Search with no weights named switches what plays: the tree
+// loads the built-in network, and back to the default it is dropped.
+func TestSwitchingSearch(t *testing.T) {
+	e := newEngine(t, Options{EvalWorkers: 1})
+	for _, step := range []struct {
+		search  string
+		network bool
+		before  string // Network() before Ready
+		want    string
+	}{
+		{SearchMCTS, true, "the default network (not loaded yet)", "built-in network"},
+		{SearchAuto, false, alphaBetaSearch, alphaBetaSearch},
+		{SearchAlphaBeta, false, alphaBetaSearch, alphaBetaSearch},
+		{SearchMCTS, true, "the default network (not loaded yet)", "built-in network"},
+	} {
+		o := e.Options()
+		o.Search = step.search
+		if err := e.SetOptions(o); err != nil {
+			t.Fatal(err)
+		}
+		if got := e.Network(); got != step.before {
+			t.Errorf("Search %s, before Ready: Network() = %q, want %q", step.search, got, step.before)
+		}
+		if err := e.Ready(); err != nil {
+			t.Fatal(err)
+		}
+		if got := e.Network(); !strings.Contains(got, step.want) || (e.net.Weights != nil) != step.network {
+			t.Errorf("Search %s: Network() = %q, a network loaded %v; want %q, %v", step.search, got, e.net.Weights != nil, step.want, step.network)
+		}
 	}
-	checkLegal(t, e, res.BestMove)
+}
+
+// Go without limits searches the engine's Visits (or, for the alpha-beta,
+// as long), reporting as it goes, with either search; the tree is kept
+// from move to move.
+func TestGoDefaultBudget(t *testing.T) {
+	for _, search := range []string{SearchAuto, SearchMCTS} {
+		e := newEngine(t, Options{Visits: 50, Search: search})
+		var infos int
+		res, err := e.Go(context.Background(), clock.Limits{}, mcts.Progress{Report: func(mcts.Info) { infos++ }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkLegal(t, e, res.BestMove)
+		if res.Nodes < 1 || infos == 0 {
+			t.Fatalf("%s: nodes %d, infos %d", search, res.Nodes, infos)
+		}
+		// Play the move and search again (the tree's subtree is kept).
+		if err := e.Play(res.BestMove); err != nil {
+			t.Fatal(err)
+		}
+		res, err = e.Go(context.Background(), clock.Limits{Nodes: 30}, mcts.Progress{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkLegal(t, e, res.BestMove)
+	}
 }
 
 func TestGoFindsQuickMate(t *testing.T) {
@@ -194,48 +293,55 @@ func TestPlayUndoAndGame(t *testing.T) {
 }
 
 func TestGoStoppedAndInfinite(t *testing.T) {
-	e := newEngine(t, Options{})
-	// A context already done ("go" and at once "stop", or the input
-	// ended): the position is still evaluated once, with no error.
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	res, err := e.Go(ctx, clock.Limits{Infinite: true}, mcts.Progress{})
-	if err != nil || res.Nodes < 1 {
-		t.Fatalf("stopped at once: %d nodes, %v", res.Nodes, err)
-	}
-	checkLegal(t, e, res.BestMove)
+	for _, search := range []string{SearchAuto, SearchMCTS} {
+		e := newEngine(t, Options{Search: search})
+		// A context already done ("go" and at once "stop", or the input
+		// ended): the position is still searched (the tree evaluates it
+		// once, the alpha-beta completes depth 1), with no error.
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		res, err := e.Go(ctx, clock.Limits{Infinite: true}, mcts.Progress{})
+		if err != nil || res.Nodes < 1 {
+			t.Fatalf("%s: stopped at once: %d nodes, %v", search, res.Nodes, err)
+		}
+		checkLegal(t, e, res.BestMove)
 
-	ctx, cancel = context.WithTimeout(context.Background(), 150*time.Millisecond)
-	defer cancel()
-	t0 := time.Now()
-	res, err = e.Go(ctx, clock.Limits{Infinite: true}, mcts.Progress{})
-	if err != nil {
-		t.Fatal(err)
+		ctx, cancel = context.WithTimeout(context.Background(), 150*time.Millisecond)
+		t0 := time.Now()
+		res, err = e.Go(ctx, clock.Limits{Infinite: true}, mcts.Progress{})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if el := time.Since(t0); el < 100*time.Millisecond || el > 5*time.Second {
+			t.Fatalf("%s: infinite search took %v", search, el)
+		}
+		checkLegal(t, e, res.BestMove)
 	}
-	if el := time.Since(t0); el < 100*time.Millisecond || el > 5*time.Second {
-		t.Fatalf("infinite search took %v", el)
-	}
-	checkLegal(t, e, res.BestMove)
 }
 
 func TestGoMoveTime(t *testing.T) {
-	e := newEngine(t, Options{Threads: 2})
-	t0 := time.Now()
-	res, err := e.Go(context.Background(), clock.Limits{MoveTime: 100 * time.Millisecond}, mcts.Progress{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if el := time.Since(t0); el > 2*time.Second {
-		t.Fatalf("movetime 100ms took %v", el)
-	}
-	checkLegal(t, e, res.BestMove)
-	if _, err := e.Go(context.Background(), clock.Limits{Nodes: -1}, mcts.Progress{}); err == nil {
-		t.Fatal("negative nodes accepted")
+	for _, search := range []string{SearchAuto, SearchMCTS} {
+		e := newEngine(t, Options{Threads: 2, Search: search})
+		t0 := time.Now()
+		res, err := e.Go(context.Background(), clock.Limits{MoveTime: 100 * time.Millisecond}, mcts.Progress{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if el := time.Since(t0); el > 2*time.Second {
+			t.Fatalf("%s: movetime 100ms took %v", search, el)
+		}
+		checkLegal(t, e, res.BestMove)
+		if _, err := e.Go(context.Background(), clock.Limits{Nodes: -1}, mcts.Progress{}); err == nil {
+			t.Fatalf("%s: negative nodes accepted", search)
+		}
 	}
 }
 
+// The tree search of a position drawn by rule (the alpha-beta's:
+// TestAlphaBetaDrawnPositions).
 func TestGoDrawnByRuleStillMoves(t *testing.T) {
-	e := newEngine(t, Options{})
+	e := newEngine(t, Options{Search: SearchMCTS})
 	// Knights out and back twice: the start position occurs a third time.
 	var moves []string
 	for range 2 {
@@ -358,12 +464,12 @@ func TestCentipawnsAndWDL(t *testing.T) {
 }
 
 // In a position lost whatever White does (issue 29), the engine plays a
-// move mated last: the search used to keep visiting the moves it had
+// move mated last: the tree search used to keep visiting the moves it had
 // proven lost and never try the three the network gives zero priors,
 // which allow a mate in one, and then played one of those, the untried
 // moves looking better than the known losses.
 func TestGoPlaysTheLongestDefence(t *testing.T) {
-	e := newEngine(t, Options{})
+	e := newEngine(t, Options{Search: SearchMCTS})
 	if err := e.SetPosition("rn2k2r/ppp2ppp/8/2|bp|p2R/2N1n1|b1/2|P|P4/PP1|qPPPP/2BQKB1R w Kkq - 1 11", nil); err != nil {
 		t.Fatal(err)
 	}

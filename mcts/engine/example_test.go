@@ -10,10 +10,10 @@ import (
 )
 
 // The quick mate of the rule book: after 1. e4 d5 2. Be2 dxe4 the bishop
-// mates on b5. Without a network the engine plays the classical
+// mates on b5. With no network named the engine plays the classical
 // alpha-beta.
 func Example() {
-	e, err := engine.New(engine.Options{Weights: engine.NoWeights})
+	e, err := engine.New(engine.Options{})
 	if err != nil {
 		panic(err)
 	}
@@ -29,5 +29,5 @@ func Example() {
 	fmt.Println(e.Network())
 	// Output:
 	// e2b5 mate in 1
-	// no network: plain search, the classical alpha-beta
+	// the classical alpha-beta, with its own evaluation
 }

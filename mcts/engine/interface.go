@@ -31,6 +31,9 @@ type Interface interface {
 	Ready() error
 	// Network describes what evaluates positions, for a person to read.
 	Network() string
+	// SearchKind names the search Go runs: SearchAlphaBeta or SearchMCTS
+	// (see Engine.SearchKind).
+	SearchKind() string
 
 	// NewGame starts a new game at the variant's start position.
 	NewGame()

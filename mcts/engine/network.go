@@ -16,6 +16,11 @@ import (
 // named (--weights none, the UCI option Weights).
 const NoWeights = "none"
 
+// BuiltinWeights names the built-in network wherever weights are named
+// (--weights builtin): named, it plays, through the tree search, where no
+// weights named leave the game to the alpha-beta (Options.Weights).
+const BuiltinWeights = "builtin"
+
 // ErrOtherVariant is what the error of weights built for another variant
 // than the one to play wraps (errors.Is): a front end that plays several
 // variants may then choose the plain search for that variant instead.
@@ -37,7 +42,7 @@ type Network struct {
 	// not say).
 	Variant string
 	// Description says what it is, for people: "network PATH (small, step
-	// 1200)", "no network: plain search with a material evaluation".
+	// 1200)", "no network: plain search, the classical alpha-beta".
 	Description string
 }
 
@@ -46,6 +51,9 @@ type Network struct {
 const (
 	plainAlphaBeta = "no network: plain search, the classical alpha-beta"
 	plainTree      = "no network: plain tree search with a material evaluation"
+	// alphaBetaSearch is what plays when no network is named, and what
+	// Search alphabeta plays whatever is named: the alpha-beta.
+	alphaBetaSearch = "the classical alpha-beta, with its own evaluation"
 )
 
 // plainSearch is the evaluator-less network: the alpha-beta with its own
@@ -55,16 +63,26 @@ func plainSearch() *Network {
 }
 
 // LoadNetwork reads weights as a user names them: "" for the default
-// network, NoWeights ("none") for the plain search, a checkpoint file, or
-// a training run's folder (or its checkpoints folder) for its newest
-// checkpoint. A network trained for another variant than v is refused.
-// The error names the path and what is wrong with it.
+// network (the built-in one where it plays v, else the plain search: what
+// the tree search plays when no weights are named, whereas an Engine that
+// is not asked for the tree loads none and plays the alpha-beta),
+// BuiltinWeights ("builtin") for the built-in network, NoWeights ("none")
+// for the plain search, a checkpoint file, or a training run's folder (or
+// its checkpoints folder) for its newest checkpoint. A network trained for
+// another variant than v is refused, the built-in one included. The error
+// names the path and what is wrong with it.
 func LoadNetwork(weights string, v env.Variant) (*Network, error) {
-	switch strings.TrimSpace(weights) {
-	case "", "<empty>": // "<empty>" is how UCI GUIs send an empty string
+	if unnamed(weights) {
 		return defaultNetwork(v)
+	}
+	switch strings.TrimSpace(weights) {
 	case NoWeights:
 		return plainSearch(), nil
+	case BuiltinWeights:
+		if v.Name != builtin.Variant {
+			return nil, otherVariantError{fmt.Errorf("the built-in network was trained for %s, not %s", builtin.Variant, v.Name)}
+		}
+		return defaultNetwork(v)
 	}
 	c, file, err := LoadCheckpoint(weights)
 	if err != nil {
@@ -99,18 +117,28 @@ func (n *Network) fits(v env.Variant) error {
 }
 
 // TrainedVariant returns the variant the weights named as LoadNetwork
-// reads them were trained for, as their checkpoint records it: "" for the
-// default network, the plain search and a file that does not say.
+// reads them were trained for, as their checkpoint records it (the
+// built-in network's for BuiltinWeights): "" for no weights named, the
+// plain search and a file that does not say.
 func TrainedVariant(weights string) (string, error) {
-	switch strings.TrimSpace(weights) {
-	case "", "<empty>", NoWeights:
+	switch {
+	case unnamed(weights) || strings.TrimSpace(weights) == NoWeights:
 		return "", nil
+	case strings.TrimSpace(weights) == BuiltinWeights:
+		return builtin.Variant, nil
 	}
 	c, _, err := LoadCheckpoint(weights)
 	if err != nil {
 		return "", fmt.Errorf("weights: %w", err)
 	}
 	return c.Meta["variant"], nil
+}
+
+// unnamed reports whether weights name nothing: "", or "<empty>", which
+// is how UCI GUIs send an empty string.
+func unnamed(weights string) bool {
+	w := strings.TrimSpace(weights)
+	return w == "" || w == "<empty>"
 }
 
 // LoadCheckpoint reads the checkpoint a name gives as LoadNetwork reads
@@ -132,10 +160,10 @@ func LoadCheckpoint(name string) (*model.Checkpoint, string, error) {
 	return c, file, nil
 }
 
-// defaultNetwork is the one place where "no weights named" is decided, for
-// every command and protocol: the built-in network (package builtin) for
-// the rule set it was trained for, else the plain search. NoWeights always
-// names the plain search.
+// defaultNetwork is the network of no weights named, for every command
+// and protocol that asks for one (the tree search, LoadNetwork): the
+// built-in network (package builtin) for the rule set it was trained for,
+// else the plain search. NoWeights always names the plain search.
 func defaultNetwork(v env.Variant) (*Network, error) {
 	if v.Name != builtin.Variant {
 		n := plainSearch()

@@ -63,6 +63,8 @@ func TestLoadNetwork(t *testing.T) {
 	}{
 		{"", env.Alice, "built-in network", false},
 		{"<empty>", env.Alice, "built-in network", false},
+		{BuiltinWeights, env.Alice, "built-in network", false},
+		{BuiltinWeights, env.AliceEP, "the built-in network was trained for alice, not alice-ep", true},
 		{"", env.AliceEP, "plain search, the classical alpha-beta (the built-in network plays alice only)", false},
 		{NoWeights, env.Alice, "plain search", false},
 		{run, env.Alice, "iter-000003.azck (tiny, step 7)", false},
@@ -162,7 +164,8 @@ func TestCheckpointPlayerIsTheEngine(t *testing.T) {
 	}
 }
 
-// The arena's net player is the engine with the built-in network.
+// The arena's net player is the default engine (the alpha-beta), and
+// net:search=mcts the built-in network through the tree.
 func TestBuiltinPlayerIsTheEngine(t *testing.T) {
 	reg := player.NewRegistry()
 	if err := Register(reg); err != nil {
@@ -190,7 +193,21 @@ func TestBuiltinPlayerIsTheEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	if m != res.BestMove {
-		t.Fatalf("the net player plays %v, the engine with the default network %v", m, res.BestMove)
+		t.Fatalf("the net player plays %v, the default engine %v", m, res.BestMove)
+	}
+	for spec, want := range map[string]string{"net": alphaBetaSearch, "net:search=mcts": "built-in network", "ckpt:builtin": "built-in network"} {
+		s, err := reg.Check(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := reg.New(context.Background(), s, player.Setup{Variant: env.Alice, Cores: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := p.(*Player).e; !strings.Contains(e.Network(), want) || e.runsAlphaBeta() != (want == alphaBetaSearch) {
+			t.Errorf("%s plays %q (the alpha-beta: %v), want %q", spec, e.Network(), e.runsAlphaBeta(), want)
+		}
+		p.Close()
 	}
 	for _, bad := range []string{"net:somefile", "net:visits=0", "net:depth=2"} {
 		spec, err := reg.Check(bad)

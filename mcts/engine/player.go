@@ -92,11 +92,14 @@ const (
 //
 //   - ckpt:PATH[,visits=N][,gumbel=BOOL][,threads=N][,hash=MB][,tactics=on|off][,search=mcts|alphabeta], with the
 //     network PATH names (a checkpoint file, a run folder for its newest
-//     checkpoint, or "none" for the plain search);
-//   - net[:visits=N][,gumbel=BOOL][,threads=N][,hash=MB][,tactics=on|off][,search=mcts|alphabeta], with the
-//     built-in network.
+//     checkpoint, "builtin" for the built-in network, or "none" for the
+//     plain search), through the tree search unless search=alphabeta, so
+//     that a checkpoint is judged by its network;
+//   - net[:visits=N][,gumbel=BOOL][,threads=N][,hash=MB][,tactics=on|off][,search=mcts|alphabeta], the
+//     default engine with no weights named: the alpha-beta, or with
+//     search=mcts the built-in network through the tree.
 func Register(reg *player.Registry) error {
-	err := reg.Register(CheckpointKind, "ckpt:PATH[,visits=N][,gumbel=true|false][,threads=N][,hash=MB][,tactics=on|off][,search=mcts|alphabeta]  network from a checkpoint file or run folder (its newest), searched as 'alicezero uci' does",
+	err := reg.Register(CheckpointKind, "ckpt:PATH[,visits=N][,gumbel=true|false][,threads=N][,hash=MB][,tactics=on|off][,search=mcts|alphabeta]  network from a checkpoint file or run folder (its newest), or builtin, through the tree search, as 'alicezero uci --weights PATH' plays",
 		func(_ context.Context, spec player.Spec, setup player.Setup) (player.Player, error) {
 			if spec.Arg == "" {
 				return nil, fmt.Errorf("player spec %q: ckpt needs a checkpoint file or run folder", spec.Text)
@@ -106,7 +109,7 @@ func Register(reg *player.Registry) error {
 	if err != nil {
 		return err
 	}
-	return reg.Register(BuiltinKind, "net[:visits=N][,gumbel=true|false][,threads=N][,hash=MB][,tactics=on|off][,search=mcts|alphabeta]  the built-in network, searched as 'alicezero uci' does",
+	return reg.Register(BuiltinKind, "net[:visits=N][,gumbel=true|false][,threads=N][,hash=MB][,tactics=on|off][,search=mcts|alphabeta]  the default engine, as 'alicezero uci' plays: the classical alpha-beta; search=mcts: the built-in network through the tree search",
 		func(_ context.Context, spec player.Spec, setup player.Setup) (player.Player, error) {
 			if spec.Arg != "" {
 				return nil, fmt.Errorf("player spec %q: net takes options only (net:visits=N), not %q; for a checkpoint use ckpt:PATH", spec.Text, spec.Arg)

@@ -14,8 +14,8 @@ import (
 
 // TestVariantGames: an engine for every variant but alice starts (New,
 // NewGame, SetPosition with no FEN: UCI's startpos) at its variant's own
-// start, searches with the plain search by default (the built-in network
-// plays alice only) or with a network of the variant's encoding, and
+// start, searches with the alpha-beta by default, as in alice, or with a
+// network of the variant's encoding, and
 // refuses a network of another encoding even when its file does not say
 // which variant it was trained for.
 func TestVariantGames(t *testing.T) {
@@ -24,8 +24,8 @@ func TestVariantGames(t *testing.T) {
 		if e.Position().FEN() != v.StartFEN() || e.StartFEN() != v.StartFEN() {
 			t.Fatalf("%s: New starts at %s", v.Name, e.Position().FEN())
 		}
-		if !strings.Contains(e.Network(), "plain search") {
-			t.Fatalf("%s: default network %q, want the plain search", v.Name, e.Network())
+		if e.Network() != alphaBetaSearch {
+			t.Fatalf("%s: default engine %q, want the alpha-beta", v.Name, e.Network())
 		}
 		res, err := e.Go(context.Background(), clock.Limits{Nodes: 50}, mcts.Progress{})
 		if err != nil {

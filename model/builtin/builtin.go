@@ -1,8 +1,10 @@
 // Package builtin holds AliceZero's built-in network: a network the project
 // trained itself (docs/TRAINING.md records how: configuration, commit,
 // hours, games, strength), embedded in the binary so that every way of
-// playing has a real opponent without a --weights file. The engine uses it
-// when no weights are named, and the arena calls it "net".
+// playing has a network to play without a --weights file. The engine plays
+// it when it is named (--weights builtin) or when the tree search is asked
+// for with no weights named (Search mcts, the arena's net:search=mcts);
+// with no weights named it plays the classical alpha-beta.
 //
 // The file is a weights-only checkpoint (model.SaveCheckpoint without an
 // optimiser state); its Meta says how it was trained.

@@ -219,7 +219,7 @@ func (p *session) engineMove(ctx context.Context) error {
 	if err := p.e.Play(res.BestMove); err != nil {
 		return fmt.Errorf("engine move %v: %w", res.BestMove, err) // cannot happen: Go returns legal moves
 	}
-	p.printf("AliceZero plays %s   (%s, %d visits, %.1fs)\n\n", san, evalText(res), res.Nodes, time.Since(t0).Seconds())
+	p.printf("AliceZero plays %s   (%s, %d %s, %.1fs)\n\n", san, evalText(res), res.Nodes, engine.NodeName(p.e.SearchKind()), time.Since(t0).Seconds())
 	p.printBoard()
 	return nil
 }

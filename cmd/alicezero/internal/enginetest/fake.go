@@ -33,6 +33,9 @@ type Engine struct {
 	ReadyErr error
 	// Description is what Network returns; "" means "fake network".
 	Description string
+	// Kind is what SearchKind returns; "" means engine.SearchMCTS, whose
+	// nodes are the visits asked for.
+	Kind string
 	// Search, if set, runs in place of the default search (which
 	// reports one Info and plays the first legal move, or waits for ctx
 	// when the limits are infinite).
@@ -108,6 +111,13 @@ func (e *Engine) Network() string {
 		return "fake network"
 	}
 	return e.Description
+}
+
+func (e *Engine) SearchKind() string {
+	if e.Kind == "" {
+		return engine.SearchMCTS
+	}
+	return e.Kind
 }
 
 // Close marks the engine closed (Closed); it must not be used afterwards.

@@ -53,8 +53,9 @@ type Config struct {
 	// Backoff spaces out reconnections of dropped streams; without an
 	// Initial wait it is DefaultBackoff.
 	Backoff Backoff
-	// Visits bounds each search's visits; 0 leaves the clock's budget
-	// the only bound.
+	// Visits bounds each search's visits (the alpha-beta's nodes, as
+	// many as take as long: engine.VisitNodes); 0 leaves the clock's
+	// budget the only bound.
 	Visits int
 	// Logger receives the bot's log; nil discards it.
 	Logger *slog.Logger

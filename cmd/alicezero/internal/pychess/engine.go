@@ -21,7 +21,8 @@ type choice struct {
 }
 
 // search asks a free engine for a move in the game of variant v from
-// startFEN after moves, within budget (and Config.Visits). An engine
+// startFEN after moves, within budget (and Config.Visits, or for the
+// alpha-beta as long a search). An engine
 // serves one search at a time: with every engine busy it waits for one,
 // or for ctx.
 func (b *Bot) search(ctx context.Context, v env.Variant, startFEN string, moves []string, budget time.Duration) (choice, error) {
@@ -41,7 +42,7 @@ func (b *Bot) search(ctx context.Context, v env.Variant, startFEN string, moves 
 	if err := e.SetPosition(startFEN, moves); err != nil {
 		return choice{}, err
 	}
-	res, err := e.Go(ctx, clock.Limits{MoveTime: budget, Nodes: int64(b.cfg.Visits)}, mcts.Progress{})
+	res, err := e.Go(ctx, clock.Limits{MoveTime: budget, Nodes: engine.VisitNodes(e.SearchKind(), int64(b.cfg.Visits))}, mcts.Progress{})
 	switch {
 	case res.BestMove == env.NoMove:
 		return choice{}, errors.Join(errors.New("the engine found no move"), err)

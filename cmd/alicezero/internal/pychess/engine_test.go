@@ -61,6 +61,17 @@ func TestSearchBorrowsAFreeEngine(t *testing.T) {
 		t.Errorf("searched within %+v", lims)
 	}
 
+	// The alpha-beta's budget is as many nodes as take as long as the
+	// visits.
+	e1.Kind = engine.SearchAlphaBeta
+	b1 := newSearchBot(t, Config{Visits: 50}, e1)
+	if _, err := b1.search(context.Background(), env.Alice, env.StartFEN, nil, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if lims := e1.Limits(); lims[len(lims)-1].Nodes != 50*engine.NodesPerVisit {
+		t.Errorf("the alpha-beta searched within %+v, want %d nodes", lims[len(lims)-1], 50*engine.NodesPerVisit)
+	}
+
 	// With every engine busy, a search waits for one, or for its context.
 	x, y := <-b.free, <-b.free
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)

@@ -161,28 +161,34 @@ func TestRunsWithoutFolder(t *testing.T) {
 	c.fails("GET", "/api/runs/x/metrics", nil, 404, "--runs-dir")
 	var info infoResponse
 	c.call("GET", "/api/info", nil, http.StatusOK, &info)
-	if info.Runs || len(info.Weights) != 1 || info.DefaultVisits != 400 || info.MaxVisits != 100000 {
+	// The fixed choices stand without a runs folder: the default and the
+	// built-in network.
+	if info.Runs || len(info.Weights) != 2 || info.DefaultVisits != 400 || info.MaxVisits != 100000 {
 		t.Errorf("info %+v", info)
 	}
 }
 
-// The page names the default engine as the command says (the built-in
-// network when no --weights is given) and offers the plain search beside
-// any default that is not itself the plain search.
+// The page names the default engine as the command says (the alpha-beta
+// when no --weights is given), offers the plain search beside a default
+// that is a network and the built-in network beside any other default.
 func TestWeightChoices(t *testing.T) {
+	builtin := weightsEntry{"builtin", "the built-in network (tree search)"}
+	none := weightsEntry{"none", "the classical alpha-beta (no network)"}
 	for _, tc := range []struct {
 		name string
 		opts Options
 		want []weightsEntry
 	}{
-		{"plain search by default", Options{},
-			[]weightsEntry{{"default", "plain search (material evaluation)"}}},
-		{"a built-in network", Options{DefaultLabel: "the built-in network (small)"},
-			[]weightsEntry{{"default", "the built-in network (small)"}, {"none", "plain search (material evaluation)"}}},
+		{"the plain search by default", Options{},
+			[]weightsEntry{{"default", "the classical alpha-beta (no network)"}, builtin}},
+		{"the loader's default engine", Options{DefaultLabel: "the classical alpha-beta, with its own evaluation"},
+			[]weightsEntry{{"default", "the classical alpha-beta, with its own evaluation"}, builtin}},
+		{"--weights builtin", Options{DefaultWeights: "builtin", DefaultLabel: "the built-in network (small) for alice"},
+			[]weightsEntry{{"default", "the built-in network (small) for alice"}, none}},
 		{"a checkpoint file", Options{DefaultWeights: "/x/net.azck"},
-			[]weightsEntry{{"default", "network net.azck"}, {"none", "plain search (material evaluation)"}}},
-		{"--weights none", Options{DefaultWeights: "none", DefaultLabel: "plain search, material evaluation"},
-			[]weightsEntry{{"default", "plain search, material evaluation"}}},
+			[]weightsEntry{{"default", "network net.azck"}, none, builtin}},
+		{"--weights none", Options{DefaultWeights: "none", DefaultLabel: "no network: plain search, the classical alpha-beta"},
+			[]weightsEntry{{"default", "no network: plain search, the classical alpha-beta"}, builtin}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newClient(t, newTestServer(t, tc.opts, nil))
@@ -229,12 +235,15 @@ func TestRunsNamedNotByPath(t *testing.T) {
 func TestSearchNamesEngine(t *testing.T) {
 	dir := makeRun(t, "othervariant-1", 2)
 	c := newClient(t, newTestServer(t, Options{RunsDir: dir}, nil))
-	for weights, want := range map[string]string{
-		"run:othervariant-1": "plain search (othervariant-1 iter-000002 does not play alice)",
-		"default":            "fake engine (none, alice)",
+	for _, tc := range []struct{ weights, variant, want string }{
+		{"run:othervariant-1", "alice", "plain search (othervariant-1 iter-000002 does not play alice)"},
+		{"default", "alice", "fake engine (none, alice)"},
+		{"builtin", "alice", "fake engine (builtin, alice)"},
+		{"builtin", "alice-mini", "plain search (the built-in network does not play alice-mini)"},
 	} {
+		weights, want := tc.weights, tc.want
 		var sj searchJSON
-		c.call("POST", "/api/search", map[string]any{"weights": weights, "visits": 5}, http.StatusAccepted, &sj)
+		c.call("POST", "/api/search", map[string]any{"weights": weights, "visits": 5, "fen": "startpos", "variant": tc.variant}, http.StatusAccepted, &sj)
 		var e struct{ Engine, Name string }
 		for _, ev := range c.events(sj.ID) {
 			if ev.name == "engine" {
@@ -244,7 +253,7 @@ func TestSearchNamesEngine(t *testing.T) {
 			}
 		}
 		if e.Name != want || !strings.HasPrefix(e.Engine, "fake engine") && !strings.Contains(e.Engine, "not alice") {
-			t.Errorf("weights %s: engine %+v, want the name %q", weights, e, want)
+			t.Errorf("weights %s in %s: engine %+v, want the name %q", weights, tc.variant, e, want)
 		}
 	}
 }

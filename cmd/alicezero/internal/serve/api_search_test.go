@@ -6,6 +6,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/mcts"
+	"github.com/alicezero/alicezero/mcts/engine"
 )
 
 func TestSearchPlayMovesInTheGame(t *testing.T) {
@@ -246,4 +250,95 @@ func TestSearchEngineFailures(t *testing.T) {
 		t.Fatalf("done %+v", d)
 	}
 	c.call("GET", "/api/game", nil, http.StatusOK, nil)
+}
+
+// With the alpha-beta, the visits asked for are as long a search in its
+// nodes; an analysis searches several lines, the searches that play or
+// evaluate one; the reports say which search made them.
+func TestSearchesOfTheAlphaBeta(t *testing.T) {
+	fl := &fakeLoader{steps: 1, reachLimit: true, kind: engine.SearchAlphaBeta}
+	c := newClient(t, newTestServer(t, Options{}, fl))
+	for i, tc := range []struct {
+		body  map[string]any
+		lines int
+	}{
+		{map[string]any{"kind": "analyse", "visits": 10}, analysisLines},
+		{map[string]any{"kind": "play", "visits": 10}, 1},
+		{map[string]any{"kind": "analyse", "visits": 10}, analysisLines},
+		{map[string]any{"kind": "review", "pgn": "1. e3 d6 *", "visits": 10}, 1},
+	} {
+		var sj searchJSON
+		c.call("POST", "/api/search", tc.body, http.StatusAccepted, &sj)
+		evs := c.events(sj.ID)
+		var e struct{ Search string }
+		for _, ev := range evs {
+			if ev.name == "engine" {
+				if err := json.Unmarshal([]byte(ev.data), &e); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		d := doneOf(t, evs)
+		lims := fl.limits()
+		if e.Search != engine.SearchAlphaBeta || lims[len(lims)-1].Nodes != 10*engine.NodesPerVisit {
+			t.Errorf("search %d %v: the engine event says %q, the engine searched %+v", i, tc.body, e.Search, lims[len(lims)-1])
+		}
+		if got := fl.engines[0].Options().MultiPV; len(fl.engines) != 1 || got != tc.lines {
+			t.Errorf("search %d %v: %d engines, MultiPV %d, want %d", i, tc.body, len(fl.engines), got, tc.lines)
+		}
+		if tc.body["kind"] == "review" {
+			continue
+		}
+		if d.Info == nil || d.Info.Search != engine.SearchAlphaBeta || d.End == nil || d.End.Text != "the 10 visits asked for were reached" {
+			t.Errorf("search %d %v: done %+v, info %+v, end %+v", i, tc.body, d, d.Info, d.End)
+		}
+	}
+}
+
+// The page's top moves: the tree's most visited first (of as many
+// visits, the better first); the alpha-beta's lines, which have no
+// visits, best first: the quickest mate, then by value, being mated
+// latest last but one.
+func TestTopMovesRanked(t *testing.T) {
+	p := env.NewPosition(env.Alice)
+	move := func(uci string) env.Move {
+		m, err := p.ParseUCI(uci)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	for _, tc := range []struct {
+		name     string
+		search   string
+		children []mcts.ChildStat
+		want     string
+	}{
+		{"the tree", engine.SearchMCTS, []mcts.ChildStat{
+			{Move: move("a2a3"), Visits: 5, Q: 0.9},
+			{Move: move("b2b3"), Visits: 20, Q: 0.1},
+			{Move: move("c2c3"), Visits: 20, Q: 0.2},
+			{Move: move("d2d3")},
+		}, "c2c3 b2b3 a2a3 d2d3"},
+		{"the alpha-beta's lines", engine.SearchAlphaBeta, []mcts.ChildStat{
+			{Move: move("a2a3"), Q: 0.1, PV: []env.Move{move("a2a3")}},
+			{Move: move("b2b3"), Q: -1, MateIn: -2, PV: []env.Move{move("b2b3")}},
+			{Move: move("c2c3"), Q: -1, MateIn: -5, PV: []env.Move{move("c2c3")}},
+			{Move: move("d2d3"), Q: 0.3, PV: []env.Move{move("d2d3")}},
+			{Move: move("e2e3"), Q: 1, MateIn: 3, PV: []env.Move{move("e2e3")}},
+			{Move: move("f2f3"), Q: 1, MateIn: 1, PV: []env.Move{move("f2f3")}},
+		}, "f2f3 e2e3 d2d3 a2a3 c2c3 b2b3"},
+	} {
+		js := describeInfo(p, mcts.Info{Children: tc.children}, tc.search)
+		var got []string
+		for _, m := range js.Top {
+			got = append(got, m.UCI)
+			if lined := len(m.Line) == 1 && m.Line[0].UCI == m.UCI; lined != (tc.search == engine.SearchAlphaBeta) {
+				t.Errorf("%s: %s has the line %v", tc.name, m.UCI, m.Line)
+			}
+		}
+		if strings.Join(got, " ") != tc.want || js.Search != tc.search {
+			t.Errorf("%s: top moves %v by %q, want %s", tc.name, got, js.Search, tc.want)
+		}
+	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/mcts"
+	"github.com/alicezero/alicezero/mcts/engine"
 )
 
 // variantPosition asks /api/position for a position of a variant.
@@ -169,7 +170,7 @@ func TestVariantInfoBoards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	js := describeInfo(p, mcts.Info{PV: []env.Move{m}, Children: []mcts.ChildStat{{Move: m, Visits: 3}}})
+	js := describeInfo(p, mcts.Info{PV: []env.Move{m}, Children: []mcts.ChildStat{{Move: m, Visits: 3}}}, engine.SearchMCTS)
 	if js.Best == nil || js.Best.UCI != "e2e4/c" || len(js.PV) != 1 || js.PV[0].UCI != "e2e4/c" {
 		t.Errorf("best %+v, pv %+v", js.Best, js.PV)
 	}

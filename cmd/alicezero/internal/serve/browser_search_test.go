@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/cmd/alicezero/internal/serve/servetest"
+	"github.com/alicezero/alicezero/mcts/engine"
 )
 
 // playPane is what Play's analysis pane shows.
@@ -106,5 +107,33 @@ func TestBrowserPlayAnalysisResumes(t *testing.T) {
 	}
 	p.Click(`#tabs [data-view=play]`)
 	p.WaitFor(10*time.Second, `document.getElementById('play-analysis').dataset.state === 'thinking'`)
+	noPageErrors(t, p)
+}
+
+// The alpha-beta's analysis lists its lines, each with its value and
+// moves, and counts nodes, not visits.
+func TestBrowserAlphaBetaLines(t *testing.T) {
+	p, _ := openPage(t, Options{}, &fakeLoader{steps: 400, delay: 50 * time.Millisecond, kind: engine.SearchAlphaBeta})
+	choose(t, p, "#set-colour", "both")
+	p.Click("#set-analyse")
+	p.WaitFor(10*time.Second, `document.getElementById('play-analysis').dataset.state === 'thinking' && document.querySelectorAll('#play-analysis table.top.lines tr').length === 4`)
+	var pane struct {
+		Head  string
+		Cells [][]string
+	}
+	p.Eval(`(() => {
+		const b = document.getElementById('play-analysis');
+		return {head: b.querySelector('.an-head').textContent,
+			cells: [...b.querySelectorAll('table.top tr')].map((tr) => [...tr.children].map((c) => c.textContent))};
+	})()`, &pane)
+	want := [][]string{{"move", "lands", "Q", "line"}, {"a3", "B", "0.30", "1. a3"}, {"a4", "B", "0.20", "1. a4"}, {"Na3", "B", "0.10", "1. Na3"}}
+	if !strings.Contains(pane.Head, "nodes · depth") || strings.Contains(pane.Head, "visits") || len(pane.Cells) != len(want) {
+		t.Fatalf("the pane: %+v", pane)
+	}
+	for i, row := range want {
+		if strings.Join(pane.Cells[i], "|") != strings.Join(row, "|") {
+			t.Errorf("row %d: %q, want %q", i, pane.Cells[i], row)
+		}
+	}
 	noPageErrors(t, p)
 }

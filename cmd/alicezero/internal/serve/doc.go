@@ -10,7 +10,10 @@
 // search sets the engine's game, runs Go with clock.Limits and reports
 // its mcts.Info as JSON, and its last event says why it ended (end.go):
 // its limits reached, a mate or result proven, stopped and by what, an
-// error, or the engine's own early end. Each visitor gets a session (a
+// error, or the engine's own early end. A search's visits are the tree
+// search's; an engine that runs the alpha-beta (its SearchKind) searches
+// as long in its nodes, and for an analysis several exact lines, which
+// the page lists as its top moves (worker.go). Each visitor gets a session (a
 // cookie) with their own game; searches wait in a bounded queue served by
 // a fixed number of workers, and report their progress as server-sent
 // events. A game may be timed: the server alone keeps its clocks

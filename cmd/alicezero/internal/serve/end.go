@@ -50,7 +50,8 @@ func timeSlack(budget time.Duration) time.Duration { return max(budget/20, 30*ti
 
 // searchEnd says why sr's search, which returned in, ended. ctx is the
 // context it ran under (for a timed game, with the backstop before the
-// engine's flag falls); lim its limits.
+// engine's flag falls); lim its limits, its nodes as eng counts them (for
+// the alpha-beta, as many as take as long as the visits sr asked for).
 func (s *Server) searchEnd(sr *search, ctx context.Context, eng engine.Interface, lim clock.Limits, in searched) endJSON {
 	if sr.ctx.Err() != nil {
 		return s.stoppedEnd(sr)
@@ -70,7 +71,7 @@ func (s *Server) searchEnd(sr *search, ctx context.Context, eng engine.Interface
 	case in.Proven:
 		return endJSON{Reason: endProven, Text: "the result is proven: no more search can change it"}
 	case lim.Nodes > 0 && int64(in.Nodes) >= lim.Nodes:
-		return endJSON{Reason: endVisits, Text: fmt.Sprintf("the %s visits asked for were reached", thousands(lim.Nodes))}
+		return endJSON{Reason: endVisits, Text: fmt.Sprintf("the %s visits asked for were reached", thousands(sr.lim.Nodes))}
 	}
 	// The time the engine gave itself, as it reckons it (engine.Go).
 	if lim.Overhead == 0 {
@@ -87,8 +88,8 @@ func (s *Server) searchEnd(sr *search, ctx context.Context, eng engine.Interface
 		return endJSON{Reason: endTime, Text: fmt.Sprintf("the %s asked for were reached", seconds(lim.MoveTime))}
 	}
 	var asked []string
-	if lim.Nodes > 0 {
-		asked = append(asked, thousands(lim.Nodes)+" visits")
+	if sr.lim.Nodes > 0 {
+		asked = append(asked, thousands(sr.lim.Nodes)+" visits")
 	}
 	switch {
 	case budget > 0 && byClock:
@@ -103,8 +104,9 @@ func (s *Server) searchEnd(sr *search, ctx context.Context, eng engine.Interface
 	case 2:
 		limit = asked[0] + " or " + asked[1]
 	}
-	return endJSON{Reason: endEarly, Text: fmt.Sprintf("the engine ended it before its limit (%s asked for), after %s visits in %s",
-		limit, thousands(int64(in.Nodes)), seconds(in.Elapsed))}
+	unit := engine.NodeName(eng.SearchKind())
+	return endJSON{Reason: endEarly, Text: fmt.Sprintf("the engine ended it before its limit (%s asked for), after %s %s in %s",
+		limit, thousands(int64(in.Nodes)), unit, seconds(in.Elapsed))}
 }
 
 // seconds writes a duration as the page does: "20 s", "1.3 s".

@@ -13,16 +13,17 @@ import (
 )
 
 // Loader builds an engine for positions of variant v. weights is a
-// checkpoint file or a run folder, PlainWeights for the plain search
-// without a network, or "" for the loader's default engine (the built-in
-// network where it plays v). A network built for another variant than v
-// is no error: the engine is then the plain search, and its Network says
-// so. The server hands an engine to one search at a time, and closes it
-// when it has too many loaded.
+// checkpoint file or a run folder, engine.BuiltinWeights for the built-in
+// network, PlainWeights for the plain search without a network, or ""
+// for the loader's default engine, which plays no network (mcts/engine's
+// alpha-beta). A network built for another variant than v is no error:
+// the engine is then the plain search, and its Network says so. The
+// server hands an engine to one search at a time, and closes it when it
+// has too many loaded.
 type Loader func(ctx context.Context, weights string, v env.Variant) (engine.Interface, error)
 
-// PlainWeights names the plain search (a material evaluation, no network)
-// to a Loader, as --weights none does on the command line.
+// PlainWeights names the plain search (the alpha-beta, no network) to a
+// Loader, as --weights none does on the command line.
 const PlainWeights = "none"
 
 // reportInterval is how often a running search reports to the page.

@@ -43,6 +43,9 @@ type fakeSearch struct {
 	mateIn int
 	proven bool
 	wdl    [3]float32
+	// lines makes the root moves the alpha-beta's lines: no visits, each
+	// with its value and line, best first.
+	lines bool
 }
 
 // panicFEN is a position the fake engine panics on.
@@ -75,7 +78,11 @@ func (f *fakeSearch) search(ctx context.Context, pos *env.Position, lim clock.Li
 	}
 	res.RootValue = res.RootWDL[0] - res.RootWDL[2]
 	for i, m := range moves[:min(3, len(moves))] {
-		res.Children = append(res.Children, mcts.ChildStat{Move: m, Visits: 30 - 10*i, Q: 0.1, Prior: 0.2})
+		c := mcts.ChildStat{Move: m, Visits: 30 - 10*i, Q: 0.1, Prior: 0.2}
+		if f.lines {
+			c = mcts.ChildStat{Move: m, Q: 0.3 - 0.1*float32(i), PV: []env.Move{m}}
+		}
+		res.Children = append(res.Children, c)
 	}
 	if f.searched != nil {
 		f.searched(lim)
@@ -121,6 +128,10 @@ type fakeLoader struct {
 	delay  time.Duration
 	gate   chan struct{}
 	lims   []clock.Limits // of each search, as it started
+	// kind is the fake engines' SearchKind ("": the tree's); engines are
+	// those loaded, in order.
+	kind    string
+	engines []*enginetest.Engine
 	// The fakeSearch fields of the same names.
 	reachLimit bool
 	mateIn     int
@@ -131,13 +142,15 @@ func (l *fakeLoader) load(ctx context.Context, weights string, v env.Variant) (e
 	if strings.Contains(weights, "broken") {
 		return nil, fmt.Errorf("weights %s: truncated checkpoint", weights)
 	}
+	e := enginetest.New()
+	e.Kind = l.kind
 	l.mu.Lock()
 	l.loaded = append(l.loaded, weights)
+	l.engines = append(l.engines, e)
 	l.mu.Unlock()
-	e := enginetest.New()
 	opts := engine.Options{Variant: v}
 	e.Description = "fake engine (" + weights + ", " + v.Name + ")"
-	if strings.Contains(weights, "othervariant") {
+	if strings.Contains(weights, "othervariant") || weights == engine.BuiltinWeights && v != env.Alice {
 		// Weights of another variant: the plain search plays, and its
 		// description says why as serveLoader's does.
 		opts.Network = &engine.Network{Description: "no network: plain search, the classical alpha-beta"}
@@ -147,7 +160,8 @@ func (l *fakeLoader) load(ctx context.Context, weights string, v env.Variant) (e
 	if err := e.SetOptions(opts); err != nil {
 		return nil, err
 	}
-	e.Search = (&fakeSearch{steps: l.steps, delay: l.delay, gate: l.gate, searched: l.searched, reachLimit: l.reachLimit, mateIn: l.mateIn, wdl: l.wdl}).search
+	e.Search = (&fakeSearch{steps: l.steps, delay: l.delay, gate: l.gate, searched: l.searched, reachLimit: l.reachLimit, mateIn: l.mateIn, wdl: l.wdl,
+		lines: l.kind == engine.SearchAlphaBeta}).search
 	return e, nil
 }
 

@@ -1,11 +1,13 @@
 package serve
 
 import (
+	"cmp"
 	"math"
-	"sort"
+	"slices"
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/mcts"
+	"github.com/alicezero/alicezero/mcts/engine"
 )
 
 // lineMoveJSON is a move of a line: UCI and SAN.
@@ -14,22 +16,28 @@ type lineMoveJSON struct {
 	SAN string `json:"san"`
 }
 
-// topMoveJSON is a root move's share of the search.
+// topMoveJSON is a root move's share of the search: of the tree's visits,
+// or one of the alpha-beta's lines (no visits; Line its moves).
 type topMoveJSON struct {
-	UCI     string  `json:"uci"`
-	SAN     string  `json:"san"`
-	ToBoard string  `json:"to_board"`
-	Visits  int     `json:"visits"`
-	Share   float64 `json:"share"`
-	Q       float64 `json:"q"`
-	Prior   float64 `json:"prior"`
-	MateIn  int     `json:"mate,omitempty"`
+	UCI     string         `json:"uci"`
+	SAN     string         `json:"san"`
+	ToBoard string         `json:"to_board"`
+	Visits  int            `json:"visits"`
+	Share   float64        `json:"share"`
+	Q       float64        `json:"q"`
+	Prior   float64        `json:"prior"`
+	MateIn  int            `json:"mate,omitempty"`
+	Line    []lineMoveJSON `json:"line,omitempty"`
 }
 
 // infoJSON is a search report. WDL and Value are from the side to move's
 // view, WhiteValue from White's.
 type infoJSON struct {
-	Nodes int `json:"nodes"`
+	// Search is the search that reported (engine.SearchMCTS, whose Nodes
+	// are visits, or engine.SearchAlphaBeta, whose top moves are its
+	// lines).
+	Search string `json:"search"`
+	Nodes  int    `json:"nodes"`
 	// TreeVisits, when more than Nodes, is the visits of the root's moves
 	// in all: the search went on in a tree kept from the move before.
 	TreeVisits int            `json:"tree_visits,omitempty"`
@@ -51,11 +59,13 @@ type infoJSON struct {
 // maxTopMoves bounds the root moves a report lists.
 const maxTopMoves = 12
 
-// describeInfo writes a report of a search of p (p is unchanged): its
-// best move is its PV's first, its top moves the root's moves (Children)
-// most visited first.
-func describeInfo(p *env.Position, in mcts.Info) *infoJSON {
+// describeInfo writes a report of a search of p (p is unchanged) by
+// search (engine.SearchKind): its best move is its PV's first, its top
+// moves the root's moves (Children) most visited first, or the
+// alpha-beta's lines best first.
+func describeInfo(p *env.Position, in mcts.Info, search string) *infoJSON {
 	js := &infoJSON{
+		Search:    search,
 		Nodes:     in.Nodes,
 		ElapsedMS: in.Elapsed.Milliseconds(),
 		Depth:     in.Depth,
@@ -96,8 +106,8 @@ func describeInfo(p *env.Position, in mcts.Info) *infoJSON {
 		js.Best = &lineMoveJSON{UCI: p.UCI(best), SAN: p.SAN(best)}
 	}
 	js.PV = append(js.PV, lineMoves(p, in.PV)...)
-	top := append([]mcts.ChildStat(nil), in.Children...)
-	sort.SliceStable(top, func(i, j int) bool { return top[i].Visits > top[j].Visits })
+	top := slices.Clone(in.Children)
+	slices.SortStableFunc(top, rankTop)
 	total := 0
 	for _, t := range top {
 		total += max(0, t.Visits)
@@ -118,9 +128,35 @@ func describeInfo(p *env.Position, in mcts.Info) *infoJSON {
 		if total > 0 {
 			tj.Share = round4(float64(max(0, t.Visits)) / float64(total))
 		}
+		if search == engine.SearchAlphaBeta {
+			tj.Line = lineMoves(p, t.PV)
+		}
 		js.Top = append(js.Top, tj)
 	}
 	return js
+}
+
+// rankTop orders root moves for the page: the most visited first (the
+// tree's), and among moves of as many visits (the alpha-beta's lines,
+// which have none) the best for the side to move first, a mate sooner
+// better, being mated later better.
+func rankTop(a, b mcts.ChildStat) int {
+	if a.Visits != b.Visits {
+		return cmp.Compare(b.Visits, a.Visits)
+	}
+	return cmp.Compare(lineRank(b), lineRank(a))
+}
+
+// lineRank is a root move's worth for ranking: its value, beyond ±1 for
+// a mate found, by the mate's distance.
+func lineRank(c mcts.ChildStat) float64 {
+	switch {
+	case c.MateIn > 0:
+		return 3 - float64(c.MateIn)/1000
+	case c.MateIn < 0:
+		return -3 - float64(c.MateIn)/1000
+	}
+	return clean(float64(c.Q))
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -20,13 +20,15 @@ type Options struct {
 	// Load builds engines; required.
 	Load Loader
 	// DefaultWeights is what the weights choice "default" loads: a
-	// checkpoint file or run folder, or PlainWeights for the plain search.
-	// "" is the plain search too, unless DefaultLabel is set.
+	// checkpoint file or run folder, engine.BuiltinWeights, or
+	// PlainWeights for the plain search. "" is the plain search too,
+	// unless DefaultLabel is set. The plain search is offered beside a
+	// default that is a network as "none", the built-in network beside any
+	// other as "builtin".
 	DefaultWeights string
 	// DefaultLabel, if set, is the page's name for the "default" choice,
 	// and DefaultWeights "" then goes to the Loader as it is (the Loader's
-	// own default engine, e.g. a built-in network); the plain search is
-	// offered beside it as "none".
+	// own default engine, which plays no network).
 	DefaultLabel string
 	// RunsDir is the folder of training runs; "" hides the training view.
 	RunsDir string

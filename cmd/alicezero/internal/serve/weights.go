@@ -22,14 +22,20 @@ type weightsEntry struct {
 	Label string `json:"label"`
 }
 
-// weightsEntries lists the fixed choices; each run's checkpoints are
-// listed by the runs API.
+// weightsEntries lists the fixed choices: the default, the plain search
+// beside a default that is a network, the built-in network beside any
+// other default; each run's checkpoints are listed by the runs API.
 func (s *Server) weightsEntries() []weightsEntry {
 	def, _ := s.resolveWeights("default")
-	none, _ := s.resolveWeights("none")
 	out := []weightsEntry{{ID: def.ID, Label: s.publicPaths(def.Label)}}
-	if def.Path != PlainWeights {
+	// "" is the Loader's own default, which plays with no network.
+	if def.Path != PlainWeights && def.Path != "" {
+		none, _ := s.resolveWeights("none")
 		out = append(out, weightsEntry{ID: none.ID, Label: none.Label})
+	}
+	if def.Path != engine.BuiltinWeights {
+		b, _ := s.resolveWeights(engine.BuiltinWeights)
+		out = append(out, weightsEntry{ID: b.ID, Label: b.Label})
 	}
 	return out
 }
@@ -41,20 +47,31 @@ func (s *Server) weightsEntries() []weightsEntry {
 // description names the network at every step of the reason.
 func (s *Server) engineName(wc weightsChoice, eng engine.Interface, v env.Variant) string {
 	if o := eng.Options(); wc.Path != PlainWeights && o.Network != nil && o.Network.Weights == nil {
-		if wc.ID == "default" {
+		switch wc.ID {
+		case "default":
 			return "plain search (no network for " + v.Name + ")"
+		case engine.BuiltinWeights:
+			return "plain search (the built-in network does not play " + v.Name + ")"
 		}
 		return "plain search (" + s.publicPaths(wc.Label) + " does not play " + v.Name + ")"
 	}
 	return s.publicPaths(eng.Network())
 }
 
+// The page's labels of the fixed choices "none" and "builtin" (and of
+// "default" on a server given no label of its own).
+const (
+	plainLabel   = "the classical alpha-beta (no network)"
+	builtinLabel = "the built-in network (tree search)"
+)
+
 // resolveWeights turns a weights id from a request into what the loader
 // gets. Only the server's own default and the checkpoints of its runs
 // folder can be named: a visitor never names a file.
 //
 //	"" or "default"              the server's --weights
-//	"none"                       the plain search, no network
+//	"none"                       the plain search (the alpha-beta), no network
+//	"builtin"                    the built-in network, through the tree
 //	"run:NAME"                   the newest checkpoint of run NAME
 //	"run:NAME/iter-NNNNNN.azck"  that checkpoint of run NAME
 func (s *Server) resolveWeights(id string) (weightsChoice, error) {
@@ -64,11 +81,13 @@ func (s *Server) resolveWeights(id string) (weightsChoice, error) {
 			return weightsChoice{ID: "default", Path: s.opts.DefaultWeights, Label: s.opts.DefaultLabel}, nil
 		}
 		if s.opts.DefaultWeights == "" || s.opts.DefaultWeights == PlainWeights {
-			return weightsChoice{ID: "default", Path: PlainWeights, Label: "plain search (material evaluation)"}, nil
+			return weightsChoice{ID: "default", Path: PlainWeights, Label: plainLabel}, nil
 		}
 		return weightsChoice{ID: "default", Path: s.opts.DefaultWeights, Label: "network " + filepath.Base(s.opts.DefaultWeights)}, nil
 	case id == "none":
-		return weightsChoice{ID: "none", Path: PlainWeights, Label: "plain search (material evaluation)"}, nil
+		return weightsChoice{ID: "none", Path: PlainWeights, Label: plainLabel}, nil
+	case id == engine.BuiltinWeights:
+		return weightsChoice{ID: id, Path: engine.BuiltinWeights, Label: builtinLabel}, nil
 	case strings.HasPrefix(id, "run:"):
 		name, file, _ := strings.Cut(strings.TrimPrefix(id, "run:"), "/")
 		if file == "" {
@@ -87,5 +106,5 @@ func (s *Server) resolveWeights(id string) (weightsChoice, error) {
 		}
 		return weightsChoice{ID: "run:" + name + "/" + file, Path: path, Label: name + " " + strings.TrimSuffix(file, runCkptExt)}, nil
 	}
-	return weightsChoice{}, badRequest("weights: want default, none or run:NAME[/iter-NNNNNN.azck], got %q", id)
+	return weightsChoice{}, badRequest("weights: want default, none, builtin or run:NAME[/iter-NNNNNN.azck], got %q", id)
 }

@@ -110,12 +110,19 @@ func (s *Server) run(sr *search) {
 		return
 	}
 	defer s.engines.give(key, eng)
-	sr.publish("engine", map[string]string{"weights": sr.weights.ID, "engine": s.publicPaths(eng.Network()), "name": s.engineName(sr.weights, eng, key.variant)})
-	if sr.kind == kindReview {
-		s.review(sr, eng)
+	search := eng.SearchKind()
+	if err := setLines(eng, sr.kind); err != nil {
+		sr.fail(fmt.Sprintf("setting the engine's lines: %v", err))
 		return
 	}
+	sr.publish("engine", map[string]string{"weights": sr.weights.ID, "engine": s.publicPaths(eng.Network()), "name": s.engineName(sr.weights, eng, key.variant), "search": search})
+	// The visits asked for are the tree's; the alpha-beta searches as long.
 	lim, ctx := sr.lim, sr.ctx
+	lim.Nodes = engine.VisitNodes(search, lim.Nodes)
+	if sr.kind == kindReview {
+		s.review(sr, eng, lim, search)
+		return
+	}
 	if sr.kind == kindPlay && sr.clocked {
 		// The engine's clock has run since the visitor's move, through
 		// the queue and the engine's loading: it searches on what is left.
@@ -135,7 +142,7 @@ func (s *Server) run(sr *search) {
 	pos := sr.root.Clone()
 	scratch := pos.Clone() // for writing reports; the engine has pos
 	report := func(in mcts.Info) {
-		js := describeInfo(scratch, in)
+		js := describeInfo(scratch, in, search)
 		sr.setLast(js)
 		sr.publish("info", js)
 	}
@@ -159,7 +166,7 @@ func (s *Server) run(sr *search) {
 	}
 	in.Final = true
 	end := s.searchEnd(sr, ctx, eng, lim, in)
-	d := doneJSON{Info: describeInfo(scratch, in.Info), End: &end}
+	d := doneJSON{Info: describeInfo(scratch, in.Info, search), End: &end}
 	sr.setLast(d.Info)
 	switch sr.kind {
 	case kindPlay:
@@ -242,8 +249,31 @@ type plyJSON struct {
 	Nodes      int           `json:"nodes"`
 }
 
-// review evaluates each position of the line in turn.
-func (s *Server) review(sr *search, eng engine.Interface) {
+// analysisLines is how many lines the alpha-beta searches exactly in an
+// analysis, for the page's list of top moves (the tree lists every root
+// move whatever it is).
+const analysisLines = 4
+
+// setLines sets how many lines eng searches for a search of kind: several
+// for an analysis, one for the searches that play or weigh a move (play,
+// draw) and for a review's evaluations, which show no lines, so that
+// their depth is not spread over moves not shown.
+func setLines(eng engine.Interface, kind searchKind) error {
+	o := eng.Options()
+	lines := 1
+	if kind == kindAnalyse {
+		lines = analysisLines
+	}
+	if max(o.MultiPV, 1) == lines {
+		return nil
+	}
+	o.MultiPV = lines
+	return eng.SetOptions(o)
+}
+
+// review evaluates each position of the line in turn, each within lim (as
+// the engine counts nodes), by search.
+func (s *Server) review(sr *search, eng engine.Interface, lim clock.Limits, search string) {
 	p := sr.root.Clone()
 	for i := 0; i <= len(sr.line); i++ {
 		if sr.ctx.Err() != nil {
@@ -251,7 +281,7 @@ func (s *Server) review(sr *search, eng engine.Interface) {
 			sr.finish(stateStopped, doneJSON{End: &end})
 			return
 		}
-		pj, err := evaluatePly(sr.ctx, eng, p, sr.lim)
+		pj, err := evaluatePly(sr.ctx, eng, p, lim, search)
 		if err != nil {
 			if sr.ctx.Err() != nil {
 				end := s.stoppedEnd(sr)
@@ -271,8 +301,8 @@ func (s *Server) review(sr *search, eng engine.Interface) {
 }
 
 // evaluatePly evaluates one position: by the rules when the game is over
-// there, else by a search.
-func evaluatePly(ctx context.Context, eng engine.Interface, p *env.Position, lim clock.Limits) (plyJSON, error) {
+// there, else by a search (of kind search, engine.SearchKind).
+func evaluatePly(ctx context.Context, eng engine.Interface, p *env.Position, lim clock.Limits, search string) (plyJSON, error) {
 	st := p.Status()
 	pj := plyJSON{Status: st.String()}
 	white := func(wdl [3]float64) {
@@ -297,7 +327,7 @@ func evaluatePly(ctx context.Context, eng engine.Interface, p *env.Position, lim
 	if err != nil && in.Nodes == 0 {
 		return pj, err
 	}
-	js := describeInfo(p, in.Info)
+	js := describeInfo(p, in.Info, search)
 	white(js.WDL)
 	pj.MateIn, pj.Best, pj.Nodes = js.MateIn, js.Best, js.Nodes
 	return pj, nil

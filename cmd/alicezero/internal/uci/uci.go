@@ -21,10 +21,16 @@
 //     another variant is refused (the engine's error names both).
 //   - Scores: "score mate N" for a proven mate, else "score cp C" with
 //     lc0's mapping of the value W−L (engine.Centipawns); with
-//     UCI_ShowWDL, "wdl W D L" in permille. With MultiPV N the N most
-//     visited moves each get a line with their own score, WDL and line.
-//   - Hash is the search's memory in MiB (engine.Options.HashMB): a
-//     quarter for the evaluation cache, the rest for the tree, which holds
+//     UCI_ShowWDL, "wdl W D L" in permille. With MultiPV N the N best
+//     moves (the alpha-beta's exact lines, or the tree's most visited
+//     moves) each get a line with their own score, WDL and line.
+//   - What plays: by default the classical alpha-beta; a network named by
+//     Weights (builtin, a checkpoint, a run folder) plays through the
+//     tree search, as does Search mcts (the built-in network unless
+//     Weights names another).
+//   - Hash is the search's memory in MiB (engine.Options.HashMB): the
+//     alpha-beta's transposition table; for the tree search a quarter for
+//     the evaluation cache, the rest for the tree, which holds
 //     about 1,500 visits a MiB of Hash before a search first fills it; a
 //     search that fills it recycles its least-visited subtrees and goes on
 //     adding visits, however long it runs. The process's resident memory
@@ -332,7 +338,12 @@ func (s *session) parseGo(args []string) (lim clock.Limits, ok bool) {
 		}
 	}
 	if depth > 0 && lim.Nodes == 0 && lim.MoveTime == 0 && lim.WTime == 0 && lim.BTime == 0 && !lim.Infinite {
-		s.out.Printf("info string depth limits are not supported (a tree search has no fixed depth); searching %d visits", s.e.Options().Visits)
+		visits := s.e.Options().Visits
+		if kind := s.e.SearchKind(); kind == engine.SearchAlphaBeta {
+			s.out.Printf("info string depth limits are not supported; searching as long as %d visits of the tree, %d nodes", visits, engine.VisitNodes(kind, int64(visits)))
+		} else {
+			s.out.Printf("info string depth limits are not supported (a tree search has no fixed depth); searching %d visits", visits)
+		}
 	}
 	return lim, ok
 }

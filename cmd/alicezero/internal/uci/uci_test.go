@@ -179,6 +179,22 @@ func TestGoLimits(t *testing.T) {
 	}
 }
 
+// A depth limit alone is not supported: the search runs the Visits
+// budget, which the note counts as the search that runs counts it.
+func TestGoDepthAlone(t *testing.T) {
+	for kind, want := range map[string]string{
+		engine.SearchMCTS:      "info string depth limits are not supported (a tree search has no fixed depth); searching 800 visits",
+		engine.SearchAlphaBeta: "info string depth limits are not supported; searching as long as 800 visits of the tree, 32000 nodes",
+	} {
+		e := enginetest.New()
+		e.Kind = kind
+		out := script(t, e, "go depth 6\n")
+		if !has(out, func(l string) bool { return l == want }) || len(e.Limits()) != 1 || e.Limits()[0] != (clock.Limits{}) {
+			t.Errorf("%s: go depth 6 searched %+v, said\n%s\nwant %q", kind, e.Limits(), strings.Join(out, "\n"), want)
+		}
+	}
+}
+
 // With MultiPV each root move has a line with its own score, WDL and
 // line, best first.
 func TestMultiPVCarriesEachMovesWDL(t *testing.T) {

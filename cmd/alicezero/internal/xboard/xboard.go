@@ -103,7 +103,8 @@ type Options struct {
 	RoyalKing bool
 }
 
-// hintVisits bounds the search of a hint.
+// hintVisits bounds the search of a hint (for the alpha-beta, as long a
+// search: engine.VisitNodes).
 const hintVisits = 400
 
 // Run speaks CECP on in and out until quit, the end of in or the end of
@@ -571,7 +572,7 @@ func (x *session) hint(ctx context.Context) {
 	}
 	pos := x.e.Position()
 	var res mcts.Result
-	lim := clock.Limits{Nodes: int64(min(x.e.Options().Visits, hintVisits))}
+	lim := clock.Limits{Nodes: engine.VisitNodes(x.e.SearchKind(), int64(min(x.e.Options().Visits, hintVisits)))}
 	if p := panics.Try(func() { res, _ = x.e.Go(ctx, lim, mcts.Progress{}) }); p != nil {
 		x.out.Printf("# internal error: %s", oneLine(fmt.Sprint(p.Value)))
 		return

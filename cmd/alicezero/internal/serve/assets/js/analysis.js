@@ -1,6 +1,6 @@
 // The analysis pane: a win/draw/loss bar from White's view, the
-// evaluation, the principal variation and the top moves with their share
-// of the visits.
+// evaluation, the principal variation and the top moves: the tree's with
+// their share of the visits, or the alpha-beta's lines, best first.
 
 function h(tag, cls, text) {
   const e = document.createElement(tag);
@@ -65,7 +65,10 @@ export function renderAnalysis(box, info, opts = {}) {
   // A search that went on in the tree of the move before counts its own
   // visits; the moves' column holds the tree's.
   const tree = info.tree_visits ? ` (${info.tree_visits.toLocaleString()} in the tree, kept from the last move)` : '';
-  head.appendChild(h('span', 'muted', `${info.nodes.toLocaleString()} visits${tree} · ${(info.elapsed_ms / 1000).toFixed(1)} s${ended ? '' : ' · thinking…'}`));
+  // The alpha-beta counts nodes, and its depth says how far it has seen.
+  const lines = info.search === 'alphabeta';
+  const count = lines ? `${info.nodes.toLocaleString()} nodes · depth ${info.depth}` : `${info.nodes.toLocaleString()} visits${tree}`;
+  head.appendChild(h('span', 'muted', `${count} · ${(info.elapsed_ms / 1000).toFixed(1)} s${ended ? '' : ' · thinking…'}`));
   box.appendChild(head);
   if (opts.end && opts.end.text) box.appendChild(h('div', `an-end${opts.end.reason === 'error' ? ' error' : ''}`, `Search ended: ${opts.end.text}`));
   const bar = h('div', 'wdl');
@@ -83,7 +86,22 @@ export function renderAnalysis(box, info, opts = {}) {
     pv.appendChild(h('span', 'pv-moves', pvText(info, opts.fullmove)));
     box.appendChild(pv);
   }
-  if (info.top.length) {
+  if (info.top.length && lines) {
+    // The alpha-beta's lines, each searched exactly: its value and moves.
+    const table = h('table', 'top lines');
+    const thead = h('tr');
+    for (const t of ['move', 'lands', 'Q', 'line']) thead.appendChild(h('th', '', t));
+    table.appendChild(thead);
+    for (const t of info.top) {
+      const tr = h('tr');
+      tr.appendChild(h('td', 'san', t.san));
+      tr.appendChild(h('td', 'muted', t.to_board));
+      tr.appendChild(h('td', 'num', t.mate ? `M${t.mate}` : t.q.toFixed(2)));
+      tr.appendChild(h('td', 'pv-moves', pvText({ side: info.side, pv: t.line || [] }, opts.fullmove)));
+      table.appendChild(tr);
+    }
+    box.appendChild(table);
+  } else if (info.top.length) {
     const table = h('table', 'top');
     const thead = h('tr');
     for (const t of ['move', 'lands', 'visits', 'share', 'Q']) thead.appendChild(h('th', '', t));
