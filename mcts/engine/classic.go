@@ -45,16 +45,27 @@ func (e *Engine) runsAlphaBeta() bool {
 // (docs/PERFORMANCE.md), so that a budget takes about as long either way.
 const nodesPerVisit = 40
 
+// makeAlphaBeta builds the alpha-beta searcher unless it is built. Its
+// table is touched whole as it is made (up to Hash MB, a fraction of a
+// second): Ready builds it, so that no move's time pays for it.
+func (e *Engine) makeAlphaBeta() error {
+	if e.ab != nil {
+		return nil
+	}
+	ab, err := alphabeta.New(alphabeta.Config{HashMB: e.opts.HashMB})
+	if err != nil {
+		return fmt.Errorf("engine: %w", err)
+	}
+	e.ab = ab
+	return nil
+}
+
 // searchAlphaBeta runs the alpha-beta on root (the game's position, or it
 // without its history when drawn by rule) within lim, reporting each
 // completed iteration as a progress Info.
 func (e *Engine) searchAlphaBeta(ctx context.Context, root *env.Position, lim clock.Limits, progress mcts.Progress) (mcts.Result, error) {
-	if e.ab == nil {
-		ab, err := alphabeta.New(alphabeta.Config{HashMB: e.opts.HashMB})
-		if err != nil {
-			return mcts.Result{}, fmt.Errorf("engine: %w", err)
-		}
-		e.ab = ab
+	if err := e.makeAlphaBeta(); err != nil {
+		return mcts.Result{}, err
 	}
 	if lim.Nodes == 0 && !lim.Infinite && lim.Budget(root.SideToMove()) == 0 {
 		lim.Nodes = int64(e.opts.Visits) * nodesPerVisit // Go's default budget

@@ -257,6 +257,11 @@ func (e *Engine) Ready() error {
 		}
 	}
 	loadErr := e.loadErr
+	if e.runsAlphaBeta() {
+		if err := e.makeAlphaBeta(); err != nil {
+			return errors.Join(loadErr, err)
+		}
+	}
 	if e.searcher == nil {
 		cfg := mcts.DefaultPlayConfig()
 		cfg.Simulations = e.opts.Visits
