@@ -14,19 +14,28 @@
 // Iterative deepening, each iteration in an aspiration window around the
 // last score that widens on a fail; principal-variation search (the first
 // move with the full window, the others with a null window, searched
-// again when they beat it); a transposition table of 16-byte entries
-// (one per slot, the newer or deeper result kept; mate scores stored
-// relative to the node); check extensions; mate-distance pruning; at
+// again when they beat it); a transposition table of 16-byte entries in
+// buckets of four (one cache line; the same position's entry or else the
+// shallowest, an earlier search's first, is replaced; mate scores stored
+// relative to the node), allocated with huge pages where the kernel
+// allows and touched whole when made, so that no search pays for its
+// pages; check extensions and singular extensions (the table's move a ply
+// deeper when every other move, searched shallower, falls well below its
+// score; a multi-cut when another also beats beta); mate-distance
+// pruning; internal iterative reduction where the table knows no move; at
 // nodes off the principal variation reverse futility, null-move pruning
-// (env.Position.MakePass; not in alice-null, whose repetitions see
-// through a pass, nor without pieces, where zugzwang is common),
-// late-move pruning and futility for quiet moves, and logarithmic
-// late-move reductions. Moves are ordered by the table's move, captures
-// by most valuable victim and least valuable attacker, two killers per
-// ply, the counter-move to the opponent's last move and a history score.
-// The quiescence search plays captures and promotions (every move when
-// in check) with delta pruning. A repetition of any earlier position,
-// the fifty-move rule and bare kings score 0.
+// (env.Position.MakePass, reduced more the further the evaluation stands
+// above beta; not in alice-null, whose repetitions see through a pass,
+// nor without pieces, where zugzwang is common), late-move pruning (fewer
+// moves when the evaluation is not improving) and futility for quiet
+// moves, and logarithmic late-move reductions, less for moves with a good
+// history. Moves are ordered by the table's move, captures by most
+// valuable victim and least valuable attacker, two killers per ply, the
+// counter-move to the opponent's last move and a history score. The
+// quiescence search plays captures and promotions (every move when in
+// check) with delta pruning, reading and writing the table too. A
+// repetition of any earlier position, the fifty-move rule and bare kings
+// score 0.
 //
 // # Time
 //

@@ -81,6 +81,8 @@ type frame struct {
 	killers [2]env.Move
 	eval    int32
 	nLegal  int // legal moves here, for the child's mobility term
+	// excluded is the move a singular-extension search leaves out here.
+	excluded env.Move
 }
 
 // Searcher is an iterative-deepening principal-variation search with a
@@ -498,11 +500,14 @@ func (s *Searcher) search(depth, ply int, alpha, beta int32, pvNode, afterPass b
 	s.selDepth = max(s.selDepth, ply)
 
 	key := pos.Hash()
-	ttMove := env.NoMove
-	if e, ok := s.tt.probe(key); ok {
-		ttMove = e.move
+	f := &s.stack[ply]
+	excluded := f.excluded // set for a singular-extension search of this node
+	ttMove, ttDepth, ttBound, ttScore := env.NoMove, 0, boundNone, int32(0)
+	if e, ok := s.tt.probe(key); ok && excluded == env.NoMove {
+		ttMove, ttDepth, ttBound = e.move, int(e.depth), e.bound()
+		ttScore = fromTT(int32(e.score), ply)
 		if !pvNode && int(e.depth) >= depth {
-			v := fromTT(int32(e.score), ply)
+			v := ttScore
 			switch e.bound() {
 			case boundExact:
 				return v
@@ -518,7 +523,6 @@ func (s *Searcher) search(depth, ply int, alpha, beta int32, pvNode, afterPass b
 		}
 	}
 
-	f := &s.stack[ply]
 	ml := &f.moves
 	pos.LegalMoves(ml)
 	f.nLegal = ml.N
@@ -540,7 +544,7 @@ func (s *Searcher) search(depth, ply int, alpha, beta int32, pvNode, afterPass b
 	improving := ply >= 2 && !inCheck && eval > s.stack[ply-2].eval
 	s.stack[ply+1].killers = [2]env.Move{}
 
-	if !pvNode && !inCheck && beta < mateBound && beta > -mateBound {
+	if !pvNode && !inCheck && excluded == env.NoMove && beta < mateBound && beta > -mateBound {
 		// Reverse futility: far enough above beta, a shallow search will
 		// not fall below it.
 		if depth <= 5 && eval-int32(100*depth) >= beta {
@@ -548,7 +552,7 @@ func (s *Searcher) search(depth, ply int, alpha, beta int32, pvNode, afterPass b
 		}
 		// Null move: if passing still holds beta, a real move will.
 		if s.canPass && !afterPass && depth >= 3 && eval >= beta && hasPieces(pos, us) {
-			r := 3 + depth/4
+			r := 3 + depth/4 + int(min((eval-beta)/200, 3))
 			pos.MakePass()
 			v := -s.search(depth-1-r, ply+1, -beta, -beta+1, false, true)
 			pos.UnmakeMove()
@@ -561,6 +565,38 @@ func (s *Searcher) search(depth, ply int, alpha, beta int32, pvNode, afterPass b
 		}
 	}
 
+	// Internal iterative reduction: a node the table knows no move for is
+	// searched a ply shallower (its move ordering is poor; the next
+	// iteration finds the move here).
+	if depth >= 4 && ttMove == env.NoMove {
+		depth--
+	}
+
+	// Singular extension: when the table's move is the only one that
+	// holds its score (every other move, searched shallower, falls well
+	// below it), it is searched a ply deeper; when another also holds a
+	// score above beta, the node cuts off (multi-cut).
+	singular := false
+	if excluded == env.NoMove && ply > 0 && depth >= 7 && ttMove != env.NoMove && ttBound != boundUpper &&
+		ttDepth >= depth-3 && ttScore > -mateBound && ttScore < mateBound {
+		sBeta := ttScore - int32(2*depth)
+		f.excluded = ttMove
+		v := s.search((depth-1)/2, ply, sBeta-1, sBeta, false, afterPass)
+		f.excluded = env.NoMove
+		if s.stopped {
+			return 0
+		}
+		if v < sBeta {
+			singular = true
+		} else if sBeta >= beta {
+			return sBeta
+		}
+		// That search used this ply's list and state: set them again.
+		pos.LegalMoves(ml)
+		f.nLegal, f.eval = ml.N, eval
+		s.stack[ply+1].killers = [2]env.Move{}
+	}
+
 	s.scoreMoves(ply, ttMove, false)
 	var counter env.Move
 	if last := pos.LastMove(); last != env.NoMove {
@@ -571,6 +607,9 @@ func (s *Searcher) search(depth, ply int, alpha, beta int32, pvNode, afterPass b
 	nQuiets, searched := 0, 0
 	for i := 0; i < ml.N; i++ {
 		m := s.pick(ply, i, ml.N)
+		if m == excluded {
+			continue
+		}
 		tactical := pos.Captured(m) != env.NoPiece || m.Promotion() != env.NoKind
 		killer := m == f.killers[0] || m == f.killers[1] || m == counter
 		pos.MakeMove(m)
@@ -579,12 +618,19 @@ func (s *Searcher) search(depth, ply int, alpha, beta int32, pvNode, afterPass b
 		if !pvNode && quiet && searched > 0 && best > -mateBound {
 			// Late-move pruning and futility: at low depth, quiet moves
 			// far down the ordering or far below alpha are not tried.
-			if depth <= 3 && searched >= 3+depth*depth || depth <= 2 && eval+int32(120*depth) <= alpha {
+			lmpCount := 3 + depth*depth
+			if !improving {
+				lmpCount /= 2
+			}
+			if depth <= 4 && searched >= lmpCount || depth <= 2 && eval+int32(120*depth) <= alpha {
 				pos.UnmakeMove()
 				continue
 			}
 		}
 		newDepth := depth - 1
+		if singular && m == ttMove {
+			newDepth++
+		}
 		var v int32
 		if searched == 0 {
 			v = -s.search(newDepth, ply+1, -beta, -alpha, pvNode, false)
@@ -601,6 +647,7 @@ func (s *Searcher) search(depth, ply int, alpha, beta int32, pvNode, afterPass b
 				if killer {
 					r--
 				}
+				r -= int(s.history[us][m.From()][m.To()] / (historyMax / 2))
 				r = max(0, min(r, newDepth-1))
 			}
 			v = -s.search(newDepth-r, ply+1, -alpha-1, -alpha, false, false)
@@ -636,6 +683,12 @@ func (s *Searcher) search(depth, ply int, alpha, beta int32, pvNode, afterPass b
 			quiets[nQuiets] = m
 			nQuiets++
 		}
+	}
+	if excluded != env.NoMove {
+		if searched == 0 {
+			return alpha // the excluded move was the only one
+		}
+		return best // a result without the node's best move: not stored
 	}
 	bound := boundUpper
 	switch {
@@ -676,6 +729,27 @@ func (s *Searcher) quiesce(ply int, alpha, beta int32) int32 {
 	if pos.HalfmoveClock() >= 100 || pos.HalfmoveClock() == 0 && pos.OnlyKings() {
 		return 0
 	}
+	key := pos.Hash()
+	ttMove := env.NoMove
+	if e, ok := s.tt.probe(key); ok {
+		ttMove = e.move
+		if beta-alpha == 1 { // off the principal variation
+			v := fromTT(int32(e.score), ply)
+			switch e.bound() {
+			case boundExact:
+				return v
+			case boundLower:
+				if v >= beta {
+					return v
+				}
+			case boundUpper:
+				if v <= alpha {
+					return v
+				}
+			}
+		}
+	}
+	alpha0 := alpha
 	best := int32(-infinity)
 	stand := int32(0)
 	if !inCheck {
@@ -686,7 +760,11 @@ func (s *Searcher) quiesce(ply int, alpha, beta int32) int32 {
 		alpha = max(alpha, stand)
 		best = stand
 	}
-	n := s.scoreMoves(ply, env.NoMove, !inCheck)
+	if !inCheck && ttMove != env.NoMove && pos.Captured(ttMove) == env.NoPiece && ttMove.Promotion() == env.NoKind {
+		ttMove = env.NoMove // a quiet move the main search stored: not searched here
+	}
+	n := s.scoreMoves(ply, ttMove, !inCheck)
+	bestMove := env.NoMove
 	for i := 0; i < n; i++ {
 		m := s.pick(ply, i, n)
 		if !inCheck && m.Promotion() == env.NoKind {
@@ -706,6 +784,7 @@ func (s *Searcher) quiesce(ply int, alpha, beta int32) int32 {
 			best = v
 			if v > alpha {
 				alpha = v
+				bestMove = m
 				s.updatePV(ply, m)
 				if v >= beta {
 					break
@@ -713,6 +792,14 @@ func (s *Searcher) quiesce(ply int, alpha, beta int32) int32 {
 			}
 		}
 	}
+	bound := boundUpper
+	switch {
+	case best >= beta:
+		bound = boundLower
+	case best > alpha0:
+		bound = boundExact
+	}
+	s.tt.store(key, bestMove, toTT(best, ply), 0, bound)
 	return best
 }
 

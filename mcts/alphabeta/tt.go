@@ -22,23 +22,31 @@ type ttEntry struct {
 func (e *ttEntry) bound() uint8 { return e.meta & 3 }
 func (e *ttEntry) gen() uint8   { return e.meta >> 2 }
 
-// table is the transposition table: one entry per slot, replaced when the
-// new result is as deep or the old one is from an earlier search.
+// table is the transposition table: buckets of four entries (one cache
+// line), a position stored in the bucket its key picks. A new result
+// replaces the same position's entry, or else the bucket's least
+// valuable one: the shallowest, an earlier search's counting as shallower.
 type table struct {
 	entries []ttEntry
-	mask    uint64
+	mask    uint64 // selects a bucket's first entry
 	gen     uint8
 }
 
 // entryBytes is the size of one entry, for sizing the table from MB.
-const entryBytes = 16
+const (
+	entryBytes = 16
+	bucketSize = 4
+)
 
 func newTable(mb int) *table {
-	n := uint64(1)
+	n := uint64(bucketSize)
 	for n*2*entryBytes <= uint64(mb)<<20 {
 		n *= 2
 	}
-	return &table{entries: make([]ttEntry, n), mask: n - 1}
+	t := &table{entries: make([]ttEntry, n), mask: (n - 1) &^ (bucketSize - 1)}
+	adviseHugePages(t.entries)
+	t.clear() // touch every page now, not during the first searches
+	return t
 }
 
 func (t *table) clear() {
@@ -50,18 +58,47 @@ func (t *table) clear() {
 // first.
 func (t *table) newSearch() { t.gen = (t.gen + 1) & 63 }
 
+func (t *table) bucket(key uint64) []ttEntry {
+	i := key & t.mask
+	return t.entries[i : i+bucketSize : i+bucketSize]
+}
+
 func (t *table) probe(key uint64) (*ttEntry, bool) {
-	e := &t.entries[key&t.mask]
-	return e, e.key == key && e.bound() != boundNone
+	b := t.bucket(key)
+	for i := range b {
+		if e := &b[i]; e.key == key && e.bound() != boundNone {
+			return e, true
+		}
+	}
+	return nil, false
 }
 
 func (t *table) store(key uint64, m env.Move, score int32, depth int, bound uint8) {
-	e := &t.entries[key&t.mask]
-	if e.key == key && m == env.NoMove {
-		m = e.move // keep the best move of an earlier search of this position
+	b := t.bucket(key)
+	e := &b[0]
+	worth := func(x *ttEntry) int {
+		if x.bound() == boundNone {
+			return -1 << 20
+		}
+		return int(x.depth) - 8*int((t.gen-x.gen())&63)
 	}
-	if e.key != key && e.gen() == t.gen && int(e.depth) > depth && e.bound() == boundExact {
-		return // a deeper exact result of this search stays
+	for i := range b {
+		x := &b[i]
+		if x.key == key {
+			e = x
+			break
+		}
+		if worth(x) < worth(e) {
+			e = x
+		}
+	}
+	if e.key == key {
+		if m == env.NoMove {
+			m = e.move // keep the best move of an earlier search of this position
+		}
+		if bound != boundExact && e.gen() == t.gen && int(e.depth) > depth+2 {
+			return // a much deeper result of this search stays
+		}
 	}
 	*e = ttEntry{key: key, move: m, score: int16(score), depth: int8(max(min(depth, 127), -128)), meta: bound | t.gen<<2}
 }

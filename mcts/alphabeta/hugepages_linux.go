@@ -1,0 +1,18 @@
+package alphabeta
+
+import (
+	"syscall"
+	"unsafe"
+)
+
+// adviseHugePages asks the kernel to back the table with huge pages where
+// it allows them (transparent huge pages in madvise mode): a random probe
+// then misses the TLB far less, and the table is touched in 2 MB faults
+// instead of 4 KB ones. A refusal changes nothing but speed.
+func adviseHugePages(entries []ttEntry) {
+	if len(entries) == 0 {
+		return
+	}
+	b := unsafe.Slice((*byte)(unsafe.Pointer(&entries[0])), len(entries)*entryBytes)
+	_ = syscall.Madvise(b, syscall.MADV_HUGEPAGE)
+}
