@@ -148,6 +148,9 @@ func (s *Searcher) NewGame() {
 	s.tt.clear()
 	s.history = [2][64][64]int32{}
 	s.counter = [64][64]env.Move{}
+	for i := range s.stack {
+		s.stack[i].killers = [2]env.Move{}
+	}
 }
 
 // Search searches pos (left unchanged) within limits and returns the best

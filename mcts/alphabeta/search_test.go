@@ -246,3 +246,29 @@ func TestMultiPV(t *testing.T) {
 		}
 	}
 }
+
+// After NewGame a searcher searches as a new one does: nothing an
+// earlier game taught it (table, history, killers) changes its choice.
+func TestNewGameForgets(t *testing.T) {
+	pos, err := env.ParseFEN("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", env.Alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	search := func(s *Searcher, p *env.Position) Result {
+		r, err := s.Search(context.Background(), p, clock.Limits{Nodes: 30_000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	fresh := search(newSearcher(t, Config{HashMB: 4}), pos)
+	used := newSearcher(t, Config{HashMB: 4})
+	search(used, env.NewPosition(env.Alice))
+	search(used, pos)
+	used.NewGame()
+	again := search(used, pos)
+	if again.Move != fresh.Move || again.Score != fresh.Score || again.Nodes != fresh.Nodes {
+		t.Errorf("after NewGame: %v %d cp, %d nodes; a new searcher: %v %d cp, %d nodes",
+			again.Move, again.Score, again.Nodes, fresh.Move, fresh.Score, fresh.Nodes)
+	}
+}
