@@ -297,8 +297,8 @@ func TestSearchesOfTheAlphaBeta(t *testing.T) {
 
 // The page's top moves: the tree's most visited first (of as many
 // visits, the better first); the alpha-beta's lines, which have no
-// visits, best first: the quickest mate, then by value, being mated
-// latest last but one.
+// visits, in the order the search ranked them, whatever their values
+// (a cut iteration's lines stand before older, shallower ones).
 func TestTopMovesRanked(t *testing.T) {
 	p := env.NewPosition(env.Alice)
 	move := func(uci string) env.Move {
@@ -327,7 +327,7 @@ func TestTopMovesRanked(t *testing.T) {
 			{Move: move("d2d3"), Q: 0.3, PV: []env.Move{move("d2d3")}},
 			{Move: move("e2e3"), Q: 1, MateIn: 3, PV: []env.Move{move("e2e3")}},
 			{Move: move("f2f3"), Q: 1, MateIn: 1, PV: []env.Move{move("f2f3")}},
-		}, "f2f3 e2e3 d2d3 a2a3 c2c3 b2b3"},
+		}, "a2a3 b2b3 c2c3 d2d3 e2e3 f2f3"},
 	} {
 		js := describeInfo(p, mcts.Info{Children: tc.children}, tc.search)
 		var got []string

@@ -147,8 +147,11 @@ func checkReportsCountUp(t *testing.T, reports []mcts.Info, listed func(int, mct
 }
 
 // The alpha-beta's reports: an analysis searches several lines, which
-// the page lists as its top moves, best first, each with its line, while
-// it goes and at the end; a play search searches one.
+// the page lists as its top moves in the search's order, its best move
+// first, each with its line, while it goes and at the end; a play search
+// searches one. (A search cut mid-iteration keeps the lines it did not
+// reach from the iteration before, whose values may stand above the
+// deeper ones: the order, not the values, is the ranking.)
 func TestSearchOnTheAlphaBetaReports(t *testing.T) {
 	e := newRealEngine(t, engine.SearchAlphaBeta)
 	if err := setLines(e, kindAnalyse); err != nil || e.Options().MultiPV != analysisLines {
@@ -177,9 +180,6 @@ func TestSearchOnTheAlphaBetaReports(t *testing.T) {
 	for k, m := range js.Top {
 		if m.Visits != 0 || m.Share != 0 || len(m.Line) == 0 || m.Line[0].UCI != m.UCI || seen[m.UCI] {
 			t.Errorf("top move %d: %+v", k+1, m)
-		}
-		if k > 0 && m.MateIn == 0 && js.Top[k-1].MateIn == 0 && m.Q > js.Top[k-1].Q {
-			t.Errorf("top move %d scores %v, above move %d's %v", k+1, m.Q, k, js.Top[k-1].Q)
 		}
 		seen[m.UCI] = true
 	}

@@ -107,7 +107,12 @@ func describeInfo(p *env.Position, in mcts.Info, search string) *infoJSON {
 	}
 	js.PV = append(js.PV, lineMoves(p, in.PV)...)
 	top := slices.Clone(in.Children)
-	slices.SortStableFunc(top, rankTop)
+	if search != engine.SearchAlphaBeta {
+		// The alpha-beta's lines come ranked by the search, those of its
+		// last full depth before any kept from a shallower one: their
+		// values are not comparable across depths, so its order stands.
+		slices.SortStableFunc(top, rankTop)
+	}
 	total := 0
 	for _, t := range top {
 		total += max(0, t.Visits)
@@ -136,10 +141,9 @@ func describeInfo(p *env.Position, in mcts.Info, search string) *infoJSON {
 	return js
 }
 
-// rankTop orders root moves for the page: the most visited first (the
-// tree's), and among moves of as many visits (the alpha-beta's lines,
-// which have none) the best for the side to move first, a mate sooner
-// better, being mated later better.
+// rankTop orders the tree's root moves for the page: the most visited
+// first, and among moves of as many visits the best for the side to move
+// first, a mate sooner better, being mated later better.
 func rankTop(a, b mcts.ChildStat) int {
 	if a.Visits != b.Visits {
 		return cmp.Compare(b.Visits, a.Visits)
