@@ -509,20 +509,8 @@ func (s *Searcher) search(depth, ply int, alpha, beta int32, pvNode, afterPass b
 	if e, ok := s.tt.probe(key); ok && excluded == env.NoMove {
 		ttMove, ttDepth, ttBound = e.move, int(e.depth), e.bound()
 		ttScore = fromTT(int32(e.score), ply)
-		if !pvNode && int(e.depth) >= depth {
-			v := ttScore
-			switch e.bound() {
-			case boundExact:
-				return v
-			case boundLower:
-				if v >= beta {
-					return v
-				}
-			case boundUpper:
-				if v <= alpha {
-					return v
-				}
-			}
+		if !pvNode && int(e.depth) >= depth && cuts(e.bound(), ttScore, alpha, beta) {
+			return ttScore
 		}
 	}
 
@@ -736,20 +724,9 @@ func (s *Searcher) quiesce(ply int, alpha, beta int32) int32 {
 	ttMove := env.NoMove
 	if e, ok := s.tt.probe(key); ok {
 		ttMove = e.move
-		if beta-alpha == 1 { // off the principal variation
-			v := fromTT(int32(e.score), ply)
-			switch e.bound() {
-			case boundExact:
-				return v
-			case boundLower:
-				if v >= beta {
-					return v
-				}
-			case boundUpper:
-				if v <= alpha {
-					return v
-				}
-			}
+		// Off the principal variation (a null window) the entry may cut.
+		if v := fromTT(int32(e.score), ply); beta-alpha == 1 && cuts(e.bound(), v, alpha, beta) {
+			return v
 		}
 	}
 	alpha0 := alpha
@@ -920,6 +897,20 @@ func hasPieces(pos *env.Position, c env.Colour) bool {
 		if pos.Pieces(c, k) != 0 {
 			return true
 		}
+	}
+	return false
+}
+
+// cuts reports whether a stored score v with its bound settles a search
+// of the window (alpha, beta): exact, or a bound beyond the window.
+func cuts(bound uint8, v, alpha, beta int32) bool {
+	switch bound {
+	case boundExact:
+		return true
+	case boundLower:
+		return v >= beta
+	case boundUpper:
+		return v <= alpha
 	}
 	return false
 }
