@@ -30,6 +30,10 @@ type table struct {
 	entries []ttEntry
 	mask    uint64 // selects a bucket's first entry
 	gen     uint8
+	// written is set by a search (newSearch) and reset by clear: a
+	// table no search has written to since needs no clearing, which
+	// would touch every page of it.
+	written bool
 }
 
 // entryBytes is the size of one entry, for sizing the table from MB.
@@ -45,18 +49,21 @@ func newTable(mb int) *table {
 	}
 	t := &table{entries: make([]ttEntry, n), mask: (n - 1) &^ (bucketSize - 1)}
 	adviseHugePages(t.entries)
-	t.clear() // touch every page now, not during the first searches
+	clear(t.entries) // touch every page now, not during the first searches
 	return t
 }
 
 func (t *table) clear() {
+	if !t.written {
+		return
+	}
 	clear(t.entries)
-	t.gen = 0
+	t.gen, t.written = 0, false
 }
 
 // newSearch ages the entries of earlier searches so that they are replaced
 // first.
-func (t *table) newSearch() { t.gen = (t.gen + 1) & 63 }
+func (t *table) newSearch() { t.gen, t.written = (t.gen+1)&63, true }
 
 func (t *table) bucket(key uint64) []ttEntry {
 	i := key & t.mask

@@ -101,7 +101,6 @@ func (e *Engine) searchAlphaBeta(ctx context.Context, root *env.Position, lim cl
 		}
 	}
 	start := time.Now()
-	e.abSearched = true
 	r, err := e.ab.Search(ctx, root, lim)
 	if err != nil && r.Move == env.NoMove {
 		return mcts.Result{}, fmt.Errorf("engine: %w", err)
@@ -143,7 +142,7 @@ func (e *Engine) alphaBeta() (*alphabeta.Searcher, error) {
 		if err != nil {
 			return nil, fmt.Errorf("engine: %w", err)
 		}
-		e.ab, e.abSearched = ab, false
+		e.ab = ab
 	}
 	return e.ab, nil
 }

@@ -215,12 +215,8 @@ type Engine struct {
 	// made at the first.
 	guard *guard
 	// ab is the alpha-beta (runsAlphaBeta), made before its first search
-	// (alphaBeta); its table lives from move to move. abSearched is set
-	// when it has searched since it was made or last forgot its games: a
-	// table never written to needs no clearing, which would touch every
-	// page of it.
-	ab         *alphabeta.Searcher
-	abSearched bool
+	// (alphaBeta); its table lives from move to move.
+	ab *alphabeta.Searcher
 }
 
 // New returns an engine at the start position of opts.Variant, its network
@@ -419,9 +415,8 @@ func (e *Engine) Reseed(seed uint64) {
 func (e *Engine) NewGame() {
 	pos := env.NewPosition(e.opts.Variant)
 	e.pos, e.startFEN = pos, e.opts.Variant.StartFEN()
-	if e.ab != nil && e.abSearched {
-		e.ab.NewGame()
-		e.abSearched = false
+	if e.ab != nil {
+		e.ab.NewGame() // clears its table only if a search wrote to it
 	}
 	if e.tree != nil {
 		if err := e.tree.Reset(pos); err != nil {
