@@ -43,7 +43,9 @@ func benchFigures() []figure {
 		{"mcts_overhead_pct", "%", pf.search(1)},
 		{"engine_visits_per_s", "visits/s", measureEngine(1, 1)},
 		{"engine_visits_per_s_2threads", "visits/s", measureEngine(2, 2)},
-		{"alphabeta_nodes_per_s", "nodes/s", measureAlphaBeta},
+		{"alphabeta_nodes_per_s", "nodes/s", measureAlphaBeta(1)},
+		{"alphabeta_nodes_per_s_2threads", "nodes/s", measureAlphaBeta(2)},
+		{"alphabeta_depth_speedup_2threads", "x", measureAlphaBetaDepthSpeedup},
 		// The built-in network through the tree (named: the default
 		// engine is the alpha-beta, the last figure's), so that the
 		// figures compare with those measured before.
@@ -127,20 +129,62 @@ func measurePerft(ctx context.Context) (float64, error) {
 	return float64(n) / time.Since(start).Seconds(), ctx.Err()
 }
 
-// measureAlphaBeta is the classical alpha-beta's speed from the start
-// position: two million nodes, the quiescence search's included, with
-// its default table.
-func measureAlphaBeta(ctx context.Context) (float64, error) {
-	s, err := alphabeta.New(alphabeta.Config{})
-	if err != nil {
-		return 0, err
+// measureAlphaBeta is the classical alpha-beta's speed on threads
+// threads from the start position: two million nodes a thread, the
+// quiescence search's included, with its default table.
+func measureAlphaBeta(threads int) func(ctx context.Context) (float64, error) {
+	return func(ctx context.Context) (float64, error) {
+		s, err := alphabeta.New(alphabeta.Config{Threads: threads})
+		if err != nil {
+			return 0, err
+		}
+		start := time.Now()
+		r, err := s.Search(ctx, env.NewPosition(env.Alice), clock.Limits{Nodes: int64(threads) * 2_000_000})
+		if err != nil {
+			return 0, err
+		}
+		return float64(r.Nodes) / time.Since(start).Seconds(), ctx.Err()
 	}
-	start := time.Now()
-	r, err := s.Search(ctx, env.NewPosition(env.Alice), clock.Limits{Nodes: 2_000_000})
-	if err != nil {
-		return 0, err
+}
+
+// depthPositions are the positions of the time-to-depth figure: the start
+// and three openings (none with a forced mate, which ends a search early).
+var depthPositions = []string{
+	"",
+	"d2d4 d7d5 c1f4 c8f5 e2e3 e7e6 b1c3",
+	"e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 d2d3",
+	"c2c4 e7e5 b1c3 g8f6 g2g3",
+}
+
+// depthSpeedupDepth is the depth searched: 0.5 to 3 s a position on one
+// thread of the machine of docs/PERFORMANCE.md.
+const depthSpeedupDepth = 13
+
+// measureAlphaBetaDepthSpeedup is how much sooner two threads than one
+// complete the alpha-beta's iteration of depthSpeedupDepth, over
+// depthPositions, each searched from a new game: the time one thread
+// takes over the time two take, summed over the positions.
+func measureAlphaBetaDepthSpeedup(ctx context.Context) (float64, error) {
+	var took [2]time.Duration
+	for i, threads := range []int{1, 2} {
+		s, err := alphabeta.New(alphabeta.Config{Threads: threads})
+		if err != nil {
+			return 0, err
+		}
+		for _, moves := range depthPositions {
+			pos := env.NewPosition(env.Alice)
+			if _, err := pos.PlayUCI(strings.Fields(moves)); err != nil {
+				return 0, err
+			}
+			s.NewGame()
+			start := time.Now()
+			if _, err := s.Search(ctx, pos, clock.Limits{Depth: depthSpeedupDepth}); err != nil {
+				return 0, err
+			}
+			took[i] += time.Since(start)
+		}
 	}
-	return float64(r.Nodes) / time.Since(start).Seconds(), ctx.Err()
+	return took[0].Seconds() / took[1].Seconds(), ctx.Err()
 }
 
 // measureEncode encodes a middle-game position repeatedly for half a second.

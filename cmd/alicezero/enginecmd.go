@@ -25,7 +25,7 @@ const weightsHelp = "a network to play, through the tree search: builtin (the bu
 func addEngineFlags(fs *flag.FlagSet, visitsHelp string) *engineFlags {
 	return &engineFlags{
 		weights: fs.String("weights", "", weightsHelp),
-		threads: fs.Int("threads", 1, "search threads of the tree search (the alpha-beta searches on one)"),
+		threads: fs.Int("threads", 1, "search threads (the alpha-beta's share its table; the tree search's each evaluate their own batches)"),
 		visits:  fs.Int("visits", engine.DefaultVisits, fmt.Sprintf("%s (the alpha-beta searches as long: %d nodes a visit)", visitsHelp, engine.NodesPerVisit)),
 		hash:    fs.Int("hash", engine.DefaultHashMB, "search memory in MiB: the alpha-beta's transposition table, or for the tree search a quarter evaluation cache and the rest the tree"),
 	}

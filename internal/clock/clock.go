@@ -61,11 +61,15 @@ type Limits struct {
 	// Overhead is kept back from every time budget for the delays of the
 	// protocol and the operating system (UCI's "Move Overhead").
 	Overhead time.Duration
+	// Depth bounds the iterations of a search that deepens (the
+	// alpha-beta, UCI's "go depth"); 0: no bound. A tree search, which
+	// has no depth to bound, does not read it.
+	Depth int
 }
 
 // Validate reports a negative limit.
 func (l Limits) Validate() error {
-	if l.Nodes < 0 || l.MoveTime < 0 || l.WTime < 0 || l.BTime < 0 || l.WInc < 0 || l.BInc < 0 || l.MovesToGo < 0 || l.Overhead < 0 {
+	if l.Nodes < 0 || l.Depth < 0 || l.MoveTime < 0 || l.WTime < 0 || l.BTime < 0 || l.WInc < 0 || l.BInc < 0 || l.MovesToGo < 0 || l.Overhead < 0 {
 		return fmt.Errorf("negative search limit in %+v", l)
 	}
 	return nil

@@ -48,6 +48,21 @@
 // mid-iteration keeps the last completed iteration's move unless the new
 // iteration's best, searched fully, beat it.
 //
-// A Searcher allocates nothing per node and is not safe for concurrent
-// use; one player, one searcher.
+// # Threads
+//
+// With Config.Threads above one, a search runs on that many threads that
+// share the transposition table and nothing else (each has its own
+// position, move-ordering statistics and stack): the one Search was
+// called on searches and reports as alone, the helpers search the same
+// root beside it, skipping some iterations so that they run ahead of it
+// at different depths, and stop when it stops. What they store guides
+// the main search's ordering and cuts. The table's slots are read and
+// written without a lock, each as two atomic words, its key xor its
+// entry beside the entry: a slot torn by two writers checks against no
+// key and reads as empty. A node budget counts every thread's nodes;
+// "go depth" (clock.Limits.Depth) bounds the main search's iterations.
+//
+// A Searcher allocates nothing per node (a search on several threads
+// starts their goroutines, a few allocations a search) and is not safe
+// for concurrent use; one player, one searcher.
 package alphabeta

@@ -9,10 +9,10 @@ import (
 // it allows them (transparent huge pages in madvise mode): a random probe
 // then misses the TLB far less, and the table is touched in 2 MB faults
 // instead of 4 KB ones. A refusal changes nothing but speed.
-func adviseHugePages(entries []ttEntry) {
-	if len(entries) == 0 {
+func adviseHugePages(slots []slot) {
+	if len(slots) == 0 {
 		return
 	}
-	b := unsafe.Slice((*byte)(unsafe.Pointer(&entries[0])), len(entries)*entryBytes)
+	b := unsafe.Slice((*byte)(unsafe.Pointer(&slots[0])), len(slots)*slotBytes)
 	_ = syscall.Madvise(b, syscall.MADV_HUGEPAGE)
 }

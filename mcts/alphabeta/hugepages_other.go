@@ -3,4 +3,4 @@
 package alphabeta
 
 // adviseHugePages does nothing where the kernel takes no such advice.
-func adviseHugePages([]ttEntry) {}
+func adviseHugePages([]slot) {}

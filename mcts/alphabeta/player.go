@@ -59,15 +59,15 @@ func (p *Player) LastScore() (int, bool) { return p.score, p.scored }
 
 // Register adds the kind "alphabeta" to r.
 func Register(r *player.Registry) error {
-	return r.Register("alphabeta", "alphabeta[:hash=MB][,depth=N]  the classical alpha-beta (transposition table, PVS, null move, LMR; default hash 16)", NewFromSpec)
+	return r.Register("alphabeta", "alphabeta[:hash=MB][,depth=N][,threads=N]  the classical alpha-beta (transposition table, PVS, null move, LMR; default hash 16; threads share the table)", NewFromSpec)
 }
 
-// NewFromSpec is the factory of "alphabeta[:hash=MB][,depth=N]".
+// NewFromSpec is the factory of "alphabeta[:hash=MB][,depth=N][,threads=N]".
 func NewFromSpec(_ context.Context, spec player.Spec, _ player.Setup) (player.Player, error) {
 	if spec.Arg != "" {
 		return nil, fmt.Errorf("player %q: alphabeta takes no argument, only NAME=VALUE options (e.g. alphabeta:hash=64)", spec.Text)
 	}
-	if err := spec.CheckOptions("hash", "depth"); err != nil {
+	if err := spec.CheckOptions("hash", "depth", "threads"); err != nil {
 		return nil, err
 	}
 	var cfg Config
@@ -76,6 +76,9 @@ func NewFromSpec(_ context.Context, spec player.Spec, _ player.Setup) (player.Pl
 		return nil, err
 	}
 	if cfg.Depth, err = spec.IntAtLeast("depth", MaxDepth, 1); err != nil {
+		return nil, err
+	}
+	if cfg.Threads, err = spec.IntAtLeast("threads", 1, 1); err != nil {
 		return nil, err
 	}
 	return NewPlayer(spec.Text, cfg)

@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync/atomic"
 	"time"
+
+	"github.com/sourcegraph/conc"
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
@@ -31,7 +34,14 @@ type Config struct {
 	HashMB int
 	// Depth caps the nominal depth of the iterative deepening (0: MaxDepth).
 	Depth int
+	// Threads is the number of threads a search runs on (0: 1): one
+	// searches and reports, the others search the same root beside it,
+	// sharing its transposition table (see the package doc).
+	Threads int
 }
+
+// MaxThreads bounds Config.Threads.
+const MaxThreads = 256
 
 // Line is one root move's principal variation with its exact score (a
 // multi-PV search's lines).
@@ -92,6 +102,16 @@ type Searcher struct {
 	cfg Config
 	tt  *table
 	pos *env.Position
+	// helpers search beside this searcher (Config.Threads), each a
+	// Searcher of its own with this one's table and shared.
+	helpers []*Searcher
+	shared  *shared
+	// helper is the searcher's place among the helpers (1, 2, ...); 0
+	// for the one Search is called on.
+	helper int
+	// published is how many of a helper's nodes it has added to
+	// shared.nodes.
+	published int64
 
 	ctx          context.Context
 	start        time.Time
@@ -139,13 +159,37 @@ func New(cfg Config) (*Searcher, error) {
 	if cfg.Depth < 1 || cfg.Depth > MaxDepth {
 		return nil, fmt.Errorf("alphabeta: depth %d out of range 1..%d", cfg.Depth, MaxDepth)
 	}
-	return &Searcher{cfg: cfg, tt: newTable(cfg.HashMB), pos: env.NewPosition(env.Alice)}, nil
+	if cfg.Threads == 0 {
+		cfg.Threads = 1
+	}
+	if cfg.Threads < 1 || cfg.Threads > MaxThreads {
+		return nil, fmt.Errorf("alphabeta: threads %d out of range 1..%d", cfg.Threads, MaxThreads)
+	}
+	s := &Searcher{cfg: cfg, tt: newTable(cfg.HashMB), pos: env.NewPosition(env.Alice), shared: &shared{}}
+	for i := 1; i < cfg.Threads; i++ {
+		s.helpers = append(s.helpers, &Searcher{cfg: cfg, tt: s.tt, pos: env.NewPosition(env.Alice), shared: s.shared, helper: i})
+	}
+	return s, nil
+}
+
+// shared is what the threads of a search share besides the table.
+type shared struct {
+	stop  atomic.Bool  // the main search is over: the helpers stop
+	nodes atomic.Int64 // the helpers' nodes, published every 1024
 }
 
 // NewGame forgets what earlier searches learnt: the transposition table
 // and the move-ordering statistics.
 func (s *Searcher) NewGame() {
 	s.tt.clear()
+	s.forget()
+	for _, h := range s.helpers {
+		h.forget()
+	}
+}
+
+// forget clears the move-ordering statistics.
+func (s *Searcher) forget() {
 	s.history = [2][64][64]int32{}
 	s.counter = [64][64]env.Move{}
 	for i := range s.stack {
@@ -155,14 +199,44 @@ func (s *Searcher) NewGame() {
 
 // Search searches pos (left unchanged) within limits and returns the best
 // move found. It needs a position with a legal move.
+//
+// With helpers (Config.Threads), they search the same position until
+// this searcher's search ends; its result is the search's, and its
+// node counts include theirs.
 func (s *Searcher) Search(ctx context.Context, pos *env.Position, limits clock.Limits) (Result, error) {
 	if err := limits.Validate(); err != nil {
 		return Result{}, fmt.Errorf("alphabeta: %w", err)
 	}
+	s.tt.newSearch()
+	if len(s.helpers) == 0 {
+		return s.run(ctx, pos, limits)
+	}
+	s.shared.stop.Store(false)
+	s.shared.nodes.Store(0)
+	var wg conc.WaitGroup
+	for _, h := range s.helpers {
+		wg.Go(func() {
+			// A helper's only error is the main search's too: no legal move.
+			_, _ = h.run(context.Background(), pos, clock.Limits{Infinite: true})
+		})
+	}
+	res, err := s.run(ctx, pos, limits)
+	s.shared.stop.Store(true)
+	wg.Wait()
+	for _, h := range s.helpers {
+		res.Nodes += h.nodes
+	}
+	return res, err
+}
+
+// run is one thread's search: the iterative deepening. A helper searches
+// one line with no limit but the stop, skipping some depths (skips) so
+// that the threads do not all search the same iteration at once.
+func (s *Searcher) run(ctx context.Context, pos *env.Position, limits clock.Limits) (Result, error) {
 	s.pos.CopyFrom(pos)
 	s.ctx = ctx
 	s.start = time.Now()
-	s.nodes, s.stopped, s.selDepth = 0, false, 0
+	s.nodes, s.published, s.stopped, s.selDepth = 0, 0, false, 0
 	s.maxNodes = limits.Nodes
 	s.hardDeadline = time.Time{}
 	target, most := limits.Window(pos.SideToMove())
@@ -171,7 +245,6 @@ func (s *Searcher) Search(ctx context.Context, pos *env.Position, limits clock.L
 	}
 	// alice-null's repetitions look through a pass (see env.MakePass).
 	s.canPass = pos.Variant().Name != env.AliceNull.Name
-	s.tt.newSearch()
 	for c := range s.history {
 		for f := range s.history[c] {
 			for t := range s.history[c][f] {
@@ -196,10 +269,20 @@ func (s *Searcher) Search(ctx context.Context, pos *env.Position, limits clock.L
 
 	res := Result{Move: root.moves.Moves[0]}
 	nLines := max(1, min(s.MultiPV, MaxMultiPV, root.moves.N))
+	if s.helper > 0 {
+		nLines = 1
+	}
+	maxDepth := s.cfg.Depth
+	if limits.Depth > 0 {
+		maxDepth = min(maxDepth, limits.Depth)
+	}
 	var score int32
 	tm := timeManager{target: target, most: most}
-	for depth := 1; depth <= s.cfg.Depth; depth++ {
-		s.firstIteration = depth == 1
+	for depth := 1; depth <= maxDepth; depth++ {
+		if s.skips(depth) {
+			continue
+		}
+		s.firstIteration = depth == 1 && s.helper == 0
 		done := 0 // lines of this iteration searched fully
 		for k := range nLines {
 			last := score
@@ -250,9 +333,9 @@ func (s *Searcher) Search(ctx context.Context, pos *env.Position, limits clock.L
 		if s.stopped {
 			break
 		}
-		if s.OnIteration != nil {
+		if s.OnIteration != nil && s.helper == 0 {
 			s.OnIteration(Info{Depth: depth, SelDepth: s.selDepth, Score: res.Score, MateIn: res.MateIn,
-				Nodes: s.nodes, Elapsed: time.Since(s.start), Hashfull: s.tt.hashfull(), PV: res.PV, Lines: res.Lines})
+				Nodes: s.nodes + s.shared.nodes.Load(), Elapsed: time.Since(s.start), Hashfull: s.tt.hashfull(), PV: res.PV, Lines: res.Lines})
 		}
 		if !limits.Infinite {
 			if root.moves.N == 1 && most > 0 {
@@ -273,6 +356,18 @@ func (s *Searcher) Search(ctx context.Context, pos *env.Position, limits clock.L
 		}
 	}
 	return res, nil
+}
+
+// skips reports whether a helper leaves out the iteration of depth: the
+// n-th helper skips runs of size 1 + (n-1)/2 depths in turn, starting
+// with depth n, so that with two threads the helper searches the even
+// depths and the main search all of them.
+func (s *Searcher) skips(depth int) bool {
+	if s.helper == 0 {
+		return false
+	}
+	size := 1 + (s.helper-1)/2
+	return (depth+s.helper-1)/size%2 == 1
 }
 
 func abs(x int) int {
@@ -441,7 +536,8 @@ func (s *Searcher) updatePV(ply int, m env.Move) {
 }
 
 // checkStop polls the clock and the context every 1024 nodes, the node
-// budget at every node.
+// budget (the helpers' nodes included) at every node. A helper publishes
+// its nodes and polls the main search's stop every 1024.
 func (s *Searcher) checkStop() bool {
 	if s.stopped {
 		return true
@@ -449,9 +545,18 @@ func (s *Searcher) checkStop() bool {
 	if s.firstIteration {
 		return false // a search always completes depth 1: a move searched, whatever the limits
 	}
-	if s.maxNodes > 0 && s.nodes >= s.maxNodes {
+	if s.maxNodes > 0 && s.nodes+s.shared.nodes.Load() >= s.maxNodes {
 		s.stopped = true
 		return true
+	}
+	if s.helper > 0 {
+		if s.nodes-s.published < 1024 {
+			return false
+		}
+		s.shared.nodes.Add(s.nodes - s.published)
+		s.published = s.nodes
+		s.stopped = s.shared.stop.Load()
+		return s.stopped
 	}
 	if s.nodes&1023 != 0 {
 		return false

@@ -272,3 +272,79 @@ func TestNewGameForgets(t *testing.T) {
 			again.Move, again.Score, again.Nodes, fresh.Move, fresh.Score, fresh.Nodes)
 	}
 }
+
+// A search on several threads shares one table among them: it finds what
+// one thread finds, counts every thread's nodes against a node budget,
+// stops every thread with the main search, and keeps to a depth bound.
+func TestThreads(t *testing.T) {
+	ctx := context.Background()
+	for _, threads := range []int{2, 4} {
+		s := newSearcher(t, Config{HashMB: 4, Threads: threads})
+		mate := mustFEN(t, "6k1/5ppp/8/8/8/8/8/|R5K1 w - - 0 1", env.Alice)
+		r, err := s.Search(ctx, mate, clock.Limits{Nodes: 200_000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.MateIn != 1 {
+			t.Errorf("%d threads: mate in %d (move %s), want 1", threads, r.MateIn, mate.UCI(r.Move))
+		}
+		start := env.NewPosition(env.Alice)
+		const budget = 100_000
+		r, err = s.Search(ctx, start, clock.Limits{Nodes: budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Each helper publishes its nodes every 1024 and stops within
+		// 1024 of the main search's end.
+		if r.Nodes < budget || r.Nodes > budget+int64(threads)*2048 {
+			t.Errorf("%d threads, node limit %d: searched %d", threads, budget, r.Nodes)
+		}
+		r, err = s.Search(ctx, start, clock.Limits{Depth: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Depth != 5 {
+			t.Errorf("%d threads, depth bound 5: depth %d", threads, r.Depth)
+		}
+		began := time.Now()
+		if _, err := s.Search(ctx, start, clock.Limits{MoveTime: 100 * time.Millisecond}); err != nil {
+			t.Fatal(err)
+		}
+		if el := time.Since(began); el > 2*time.Second {
+			t.Errorf("%d threads: a 100 ms search took %v", threads, el)
+		}
+		s.NewGame()
+	}
+	if _, err := New(Config{Threads: MaxThreads + 1}); err == nil {
+		t.Errorf("threads %d accepted", MaxThreads+1)
+	}
+}
+
+// Two threads cover the tactics suite's first positions as one does.
+func TestThreadsSolveTactics(t *testing.T) {
+	suite, err := reference.Suite()
+	if err != nil {
+		t.Fatal(err)
+	}
+	suite = suite[:24]
+	finder := reference.NewMateFinder()
+	s := newSearcher(t, Config{HashMB: 4, Threads: 2})
+	ctx := context.Background()
+	missed := 0
+	for _, tc := range suite {
+		s.NewGame()
+		r, err := s.Search(ctx, tc.Pos, clock.Limits{Nodes: 400_000})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.ID, err)
+		}
+		if ok, err := finder.Solves(ctx, tc, r.Move); err != nil {
+			t.Fatalf("%s: %v", tc.ID, err)
+		} else if !ok {
+			missed++
+			t.Logf("%s: played %s (score %d, depth %d)", tc.ID, tc.Pos.UCI(r.Move), r.Score, r.Depth)
+		}
+	}
+	if missed > 2 {
+		t.Errorf("two threads missed %d of the first %d tactics, at most 2 allowed", missed, len(suite))
+	}
+}

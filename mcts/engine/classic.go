@@ -90,7 +90,7 @@ func (e *Engine) searchAlphaBeta(ctx context.Context, root *env.Position, lim cl
 	if _, err := e.alphaBeta(); err != nil {
 		return mcts.Result{}, err
 	}
-	if lim.Nodes == 0 && !lim.Infinite && lim.Budget(root.SideToMove()) == 0 {
+	if lim.Nodes == 0 && lim.Depth == 0 && !lim.Infinite && lim.Budget(root.SideToMove()) == 0 {
 		lim.Nodes = VisitNodes(SearchAlphaBeta, int64(e.opts.Visits)) // Go's default budget
 	}
 	e.ab.MultiPV = e.opts.MultiPV
@@ -138,7 +138,7 @@ func (e *Engine) searchAlphaBeta(ctx context.Context, root *env.Position, lim cl
 // stop.
 func (e *Engine) alphaBeta() (*alphabeta.Searcher, error) {
 	if e.ab == nil {
-		ab, err := alphabeta.New(alphabeta.Config{HashMB: e.opts.HashMB})
+		ab, err := alphabeta.New(alphabeta.Config{HashMB: e.opts.HashMB, Threads: e.opts.Threads})
 		if err != nil {
 			return nil, fmt.Errorf("engine: %w", err)
 		}

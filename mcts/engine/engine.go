@@ -68,8 +68,9 @@ type Options struct {
 	Network *Network
 	// Variant is the rule set; the zero value means env.Alice.
 	Variant env.Variant
-	// Threads is the number of the tree search's workers (mcts
-	// Config.Workers; the alpha-beta searches on one); 0 means 1.
+	// Threads is the number of threads a search runs on: the tree
+	// search's workers (mcts Config.Workers), the alpha-beta's threads
+	// sharing its table (alphabeta Config.Threads); 0 means 1.
 	Threads int
 	// HashMB is the search's memory in MiB; 0 means DefaultHashMB: the
 	// alpha-beta's transposition table, or for the tree search a quarter
@@ -268,7 +269,7 @@ func (e *Engine) SetOptions(o Options) error {
 	if o.Threads != old.Threads || o.HashMB != old.HashMB || o.Visits != old.Visits || o.Gumbel != old.Gumbel || o.GumbelK != old.GumbelK {
 		e.dropSearcher()
 	}
-	if o.HashMB != old.HashMB {
+	if o.HashMB != old.HashMB || o.Threads != old.Threads {
 		e.ab = nil
 	}
 	return nil

@@ -337,13 +337,9 @@ func (s *session) parseGo(args []string) (lim clock.Limits, ok bool) {
 			s.errorf("go: mate search is not supported; searching normally")
 		}
 	}
-	if depth > 0 && lim.Nodes == 0 && lim.MoveTime == 0 && lim.WTime == 0 && lim.BTime == 0 && !lim.Infinite {
-		visits := s.e.Options().Visits
-		if kind := s.e.SearchKind(); kind == engine.SearchAlphaBeta {
-			s.out.Printf("info string depth limits are not supported; searching as long as %d visits of the tree, %d nodes", visits, engine.VisitNodes(kind, int64(visits)))
-		} else {
-			s.out.Printf("info string depth limits are not supported (a tree search has no fixed depth); searching %d visits", visits)
-		}
+	lim.Depth = max(depth, 0)
+	if depth > 0 && s.e.SearchKind() == engine.SearchMCTS && lim.Nodes == 0 && lim.MoveTime == 0 && lim.WTime == 0 && lim.BTime == 0 && !lim.Infinite {
+		s.out.Printf("info string depth limits are not supported by the tree search (it has no fixed depth); searching %d visits", s.e.Options().Visits)
 	}
 	return lim, ok
 }

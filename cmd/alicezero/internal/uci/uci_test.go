@@ -154,7 +154,7 @@ func TestGoLimits(t *testing.T) {
 		{"movetime 250", clock.Limits{MoveTime: 250 * time.Millisecond}, ""},
 		{"wtime 60000 btime -20 winc 1000 binc 1000 movestogo 5", clock.Limits{WTime: time.Minute, BTime: time.Millisecond,
 			WInc: time.Second, BInc: time.Second, MovesToGo: 5}, ""},
-		{"depth 5 nodes 10", clock.Limits{Nodes: 10}, ""},
+		{"depth 5 nodes 10", clock.Limits{Depth: 5, Nodes: 10}, ""},
 		{"searchmoves e2e4 d2d4 nodes 7", clock.Limits{Nodes: 7}, "searchmoves is not supported"},
 		{"fast please", clock.Limits{}, `unknown word "fast"`},
 	} {
@@ -179,18 +179,25 @@ func TestGoLimits(t *testing.T) {
 	}
 }
 
-// A depth limit alone is not supported: the search runs the Visits
-// budget, which the note counts as the search that runs counts it.
-func TestGoDepthAlone(t *testing.T) {
-	for kind, want := range map[string]string{
-		engine.SearchMCTS:      "info string depth limits are not supported (a tree search has no fixed depth); searching 800 visits",
-		engine.SearchAlphaBeta: "info string depth limits are not supported; searching as long as 800 visits of the tree, 32000 nodes",
+// A depth limit reaches the alpha-beta, which iterates to it; the tree
+// search, which has no depth, runs the Visits budget and says so.
+func TestGoDepth(t *testing.T) {
+	for _, tt := range []struct {
+		kind, words string
+		want        clock.Limits
+		note        string
+	}{
+		{engine.SearchAlphaBeta, "go depth 6", clock.Limits{Depth: 6}, ""},
+		{engine.SearchAlphaBeta, "go depth 6 movetime 500", clock.Limits{Depth: 6, MoveTime: 500 * time.Millisecond}, ""},
+		{engine.SearchMCTS, "go depth 6", clock.Limits{Depth: 6}, "info string depth limits are not supported by the tree search (it has no fixed depth); searching 800 visits"},
+		{engine.SearchMCTS, "go depth 6 nodes 100", clock.Limits{Depth: 6, Nodes: 100}, ""},
 	} {
 		e := enginetest.New()
-		e.Kind = kind
-		out := script(t, e, "go depth 6\n")
-		if !has(out, func(l string) bool { return l == want }) || len(e.Limits()) != 1 || e.Limits()[0] != (clock.Limits{}) {
-			t.Errorf("%s: go depth 6 searched %+v, said\n%s\nwant %q", kind, e.Limits(), strings.Join(out, "\n"), want)
+		e.Kind = tt.kind
+		out := script(t, e, tt.words+"\n")
+		noted := has(out, func(l string) bool { return strings.HasPrefix(l, "info string depth") })
+		if len(e.Limits()) != 1 || e.Limits()[0] != tt.want || noted != (tt.note != "") || tt.note != "" && !has(out, func(l string) bool { return l == tt.note }) {
+			t.Errorf("%s: %s searched %+v, said\n%s\nwant %+v and note %q", tt.kind, tt.words, e.Limits(), strings.Join(out, "\n"), tt.want, tt.note)
 		}
 	}
 }

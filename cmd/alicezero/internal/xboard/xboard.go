@@ -165,6 +165,7 @@ type session struct {
 	// Time control: level MPS BASE INC, st, and the clocks from time/otim.
 	tc        clock.Control
 	st        time.Duration
+	depth     int // sd: the deepest iteration, 0 for none
 	myTime    time.Duration
 	oppTime   time.Duration
 	haveClock bool
@@ -246,6 +247,7 @@ func (x *session) handle(ctx context.Context, line string) bool {
 		x.e.NewGame()
 		x.force, x.engineSide, x.invalid = false, env.Black, ""
 		x.haveClock, x.myTime, x.oppTime = false, 0, 0
+		x.depth = 0 // CECP: new removes the sd limit
 	case "variant":
 		x.variant(arg)
 	case "force":
@@ -288,8 +290,17 @@ func (x *session) handle(ctx context.Context, line string) bool {
 			return false
 		}
 		x.st = st
-	case "sd", "nps":
-		// A depth bound means nothing to a tree search; the time control
+	case "sd":
+		// A depth bound for the alpha-beta (clock.Limits.Depth), beside
+		// the time control; a tree search has no depth and ignores it.
+		d, err := strconv.Atoi(arg)
+		if err != nil || d < 0 {
+			x.out.Printf("Error (bad argument): %s", lines.Clip(line))
+			return false
+		}
+		x.depth = d
+	case "nps":
+		// Node-rate time controls are not supported; the time control
 		// still holds.
 	case "memory":
 		x.setOption(line, func(o *engine.Options) error {
@@ -414,6 +425,13 @@ func (x *session) level(line string, args []string) {
 
 // limits turns the time control into the search's limits.
 func (x *session) limits(pos *env.Position) clock.Limits {
+	lim := x.timeLimits(pos)
+	lim.Depth = x.depth
+	return lim
+}
+
+// timeLimits is limits without the depth bound.
+func (x *session) timeLimits(pos *env.Position) clock.Limits {
 	var lim clock.Limits
 	if x.st > 0 {
 		lim.MoveTime = x.st

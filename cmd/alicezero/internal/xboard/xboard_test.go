@@ -82,6 +82,7 @@ func TestBadInput(t *testing.T) {
 		{"illegal move", "force\nusermove e2e4\n", "Illegal move: e2e4"},
 		{"bad level", "level x y z\n", "Error (bad argument): level x y z"},
 		{"bad st", "st -1\n", "Error (bad argument): st -1"},
+		{"bad sd", "sd deep\n", "Error (bad argument): sd deep"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out := script(t, enginetest.New(), setup+tt.input+"ping 7\n", Options{})
@@ -139,6 +140,8 @@ func TestTimeControls(t *testing.T) {
 		{"time 6000\notim 9000\n", clock.Limits{BTime: 60 * time.Second, WTime: 90 * time.Second}}, // clocks without a level
 		{"st 5\n", clock.Limits{MoveTime: 5 * time.Second}},
 		{"st 0.25\n", clock.Limits{MoveTime: 250 * time.Millisecond}},
+		{"sd 7\nst 2\n", clock.Limits{MoveTime: 2 * time.Second, Depth: 7}},
+		{"sd 7\nsd 0\n", clock.Limits{}},
 		{"", clock.Limits{}},
 	} {
 		e := enginetest.New()
