@@ -18,8 +18,8 @@ func TestEnPassantFieldIsReadOnItsBoard(t *testing.T) {
 		wantEP    string // the FEN's en-passant field as written back
 		wantErr   string
 	}{
-		// From the issue: h6 is empty on A, where the pawn passed it, but
-		// holds a knight on B, so no capture can land there.
+		// h6 is empty on A, where the pawn passed it, but holds a knight
+		// on B, so no capture can land there.
 		{"passed square taken on Y", "3qkb1r/4pp2/|n2|p2|p|n/|p|B|p1|P2|p/1p|P|Q4/7b/PPNP1PPP/R1B|K2NR w k h6 0 16", "-", ""},
 		{"capture possible", "4k3/2p5/8/3P|pP2/8/8/8/4K3 w - e6 0 2", "e6", ""},
 		{"no pawn to take", "4k3/8/8/4|p3/8/8/8/4K3 w - e6 0 2", "-", ""},

@@ -7,9 +7,9 @@ import (
 	"github.com/alicezero/alicezero/env"
 )
 
-// lostFEN is lost whatever White does (issue 29): every move allows a
-// mate in one or two. The built-in network gives a2a3, b2b3 and g2g3,
-// which allow a mate in one, priors that round to zero.
+// lostFEN is lost whatever White does: every move allows a mate in one
+// or two. The built-in network gives a2a3, b2b3 and g2g3, which allow a
+// mate in one, priors that round to zero.
 const lostFEN = "rn2k2r/ppp2ppp/8/2|bp|p2R/2N1n1|b1/2|P|P4/PP1|qPPPP/2BQKB1R w Kkq - 1 11"
 
 // zeroPriors is an evaluator whose policy at one position gives some moves

@@ -463,10 +463,10 @@ func TestCentipawnsAndWDL(t *testing.T) {
 	}
 }
 
-// In a position lost whatever White does (issue 29), the engine plays a
-// move mated last: the tree search used to keep visiting the moves it had
-// proven lost and never try the three the network gives zero priors,
-// which allow a mate in one, and then played one of those, the untried
+// In a position lost whatever White does, the engine plays a move mated
+// last. Without the solver's rule the tree search keeps visiting the moves
+// it has proven lost, never tries the three the network gives zero priors,
+// which allow a mate in one, and then plays one of those, the untried
 // moves looking better than the known losses.
 func TestGoPlaysTheLongestDefence(t *testing.T) {
 	e := newEngine(t, Options{Search: SearchMCTS})

@@ -17,14 +17,15 @@ import (
 // when it ends, the scheduler must hand the processor back to the locked
 // thread. With every core busy (a trainer's shards side by side, or a
 // learner beside self-play) those handoffs cost some 15–20% of a step
-// (docs/PERFORMANCE.md, Training, "Fourth round").
+// (docs/PERFORMANCE.md, "The tape on the caller's goroutine").
 //
 // For the machines this package builds (CPU only, no batched BLAS: see
 // TestKernelBLASIsNotBatched; no dual values bound), the loop is all that
 // RunAll does: the work it flushes before returning (ExternMetadata's
 // batched calls, the dual-value closures) does not exist. A panic in an
-// op now stays on the caller's goroutine, where catch turns it into an
-// error, instead of ending the process. Any other VM runs through RunAll.
+// op stays on the caller's goroutine, where catch turns it into an error,
+// instead of ending the process as it would on RunAll's goroutine. Any
+// other VM runs through RunAll.
 func runTape(vm G.VM) error {
 	if reflect.TypeOf(vm).String() != "*gorgonia.tapeMachine" {
 		return vm.RunAll()

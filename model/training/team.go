@@ -25,7 +25,7 @@ const (
 // fifty sections of 0.1–1 ms back to back, and on virtual machines a
 // parked thread takes 100–200 µs to be woken, so a goroutine started for
 // each section leaves the second core idle for most of its first part
-// (docs/PERFORMANCE.md, Training, "Third round"). The helpers instead spin
+// (docs/PERFORMANCE.md, "Helpers that stay awake"). The helpers instead spin
 // for teamSpin after each section (the next one is usually there within
 // microseconds) and only then park until woken. The caller takes part in every section as worker 0. A team
 // runs one section at a time (a graph's machine runs one op at a time).

@@ -131,8 +131,8 @@ type Losses struct {
 // the cores waits for its slowest part some sixty times a step, and
 // gorgonia's own work between the ops runs on one core. Each graph pays a
 // fixed cost per run (gorgonia's bookkeeping, the heads' small products),
-// which shows below 64 positions (docs/PERFORMANCE.md, Training,
-// "Fourth round", has the figures).
+// which shows below 64 positions (docs/PERFORMANCE.md, "Shards and filters
+// once a step", has the figures).
 //
 // The cut is fixed when the trainer is made, and a step's results depend
 // on it (the order in which gradients are summed) but not on the cores
