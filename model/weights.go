@@ -96,7 +96,8 @@ func (w *Weights) Clone() *Weights {
 }
 
 // CopyFrom overwrites w's parameters with src's. Both must share one
-// architecture.
+// architecture, encoding included (CopyFromVariant copies between
+// variants' encodings).
 func (w *Weights) CopyFrom(src *Weights) error {
 	if src == nil {
 		return errors.New("model: copy weights: nil source")

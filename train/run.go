@@ -3,6 +3,7 @@ package train
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -32,12 +33,18 @@ type Options struct {
 	Config *Config
 	// Init, if set, are the weights a new run starts from instead of a
 	// random network (train --init): the built-in network, a run's or a
-	// checkpoint's. They must be of the configuration's architecture and
-	// encoding for its variant; InitName says where they came from (for
-	// the run's first line). Only the weights carry over: the optimiser,
-	// the replay buffer and the step count start afresh.
-	Init     *model.Weights
-	InitName string
+	// checkpoint's. They must be of the configuration's architecture;
+	// InitVariant names the variant they were trained for, and where its
+	// encoding is not the run's variant's, what the two share carries over
+	// (model.Weights.CopyFromVariant) and the rest starts afresh. With no
+	// InitVariant they are taken for the run's variant's if they have its
+	// encoding, else for the first variant's that has theirs. InitName
+	// says where they came from (for the run's first lines). Only the
+	// weights carry over: the optimiser, the replay buffer and the step
+	// count start afresh.
+	Init        *model.Weights
+	InitName    string
+	InitVariant string
 	// Iterations, if positive, overrides the total the run aims for; Seed,
 	// if set, the run's seed.
 	Iterations int
@@ -74,6 +81,9 @@ type runner struct {
 	learner bool
 	// lock holds the run folder from its opening to close.
 	lock *runs.Lock
+	// initReport says what the network took from Options.Init, for the
+	// new run's first lines.
+	initReport string
 }
 
 // Run trains: self-play, optimiser steps and a checkpoint per iteration,
@@ -149,7 +159,7 @@ func (r *runner) setUp(ckpt *model.Checkpoint) error {
 		return err
 	}
 	if ckpt == nil && r.opts.Init != nil {
-		if err := initWeights(w, r.opts.Init, r.opts.InitName, r.cfg, r.variant); err != nil {
+		if r.initReport, err = initWeights(w, r.opts, r.cfg, r.variant); err != nil {
 			return err
 		}
 	}
@@ -188,17 +198,50 @@ func (r *runner) setUp(ckpt *model.Checkpoint) error {
 	return err
 }
 
-// initWeights copies init, the weights a new run starts from, into w, the
-// configuration's fresh network; the error says why weights of another
-// encoding or architecture cannot be taken.
-func initWeights(w, init *model.Weights, name string, cfg *Config, v env.Variant) error {
-	if err := init.Config().Fits(v); err != nil {
-		return fmt.Errorf("--init %s: cannot start a run of %s from it: %w", name, v.Name, err)
+// initWeights copies opts.Init, the weights a new run starts from, into
+// w, the configuration's fresh network for variant v, and says what it
+// copied; the error says why weights of another architecture, or of no
+// variant's encoding, cannot be taken.
+func initWeights(w *model.Weights, opts Options, cfg *Config, v env.Variant) (string, error) {
+	init, name := opts.Init, opts.InitName
+	from, err := initVariant(init.Config(), opts.InitVariant, v)
+	if err != nil {
+		return "", fmt.Errorf("--init %s: cannot start a run of %s from it: %w", name, v.Name, err)
 	}
-	if err := w.CopyFrom(init); err != nil {
-		return fmt.Errorf("--init %s: the configuration's model preset is %q: %w: choose a configuration of that architecture", name, cfg.Model.Preset, err)
+	r, err := w.CopyFromVariant(init, from, v)
+	if errors.Is(err, model.ErrArchMismatch) {
+		return "", fmt.Errorf("--init %s: the configuration's model preset is %q: %w: choose a configuration of that architecture", name, cfg.Model.Preset, err)
 	}
-	return nil
+	if err != nil {
+		return "", fmt.Errorf("--init %s: cannot start a run of %s from it: %w", name, v.Name, err)
+	}
+	return fmt.Sprintf("init from %s, trained for %s: %s", name, from.Name, r), nil
+}
+
+// initVariant returns the variant init weights of architecture cfg were
+// trained for: the one named, which must have their encoding; with none
+// named, the run's variant v if they have its encoding, else the first
+// variant whose encoding they have.
+func initVariant(cfg model.Config, named string, v env.Variant) (env.Variant, error) {
+	if named != "" {
+		from, err := env.VariantByName(named)
+		if err != nil {
+			return env.Variant{}, fmt.Errorf("its network was trained for %q: %w", named, err)
+		}
+		if err := cfg.Fits(from); err != nil {
+			return env.Variant{}, fmt.Errorf("it says it was trained for %s, but: %w", from.Name, err)
+		}
+		return from, nil
+	}
+	if cfg.Fits(v) == nil {
+		return v, nil
+	}
+	for _, from := range env.Variants() {
+		if cfg.Fits(from) == nil {
+			return from, nil
+		}
+	}
+	return env.Variant{}, fmt.Errorf("%w: no variant has the encoding of its network (%v)", model.ErrEncoding, cfg)
 }
 
 // close releases the evaluator, the trainer and the run folder.

@@ -87,6 +87,9 @@ func (r *runner) create() error {
 	}
 	fmt.Fprintf(r.out, "new run %s: config %s, network %s (%d parameters%s), %s\n",
 		r.dir, r.cfg.Name, r.cfg.Model.Preset, r.trainer.Weights().Config().NumParams(), from, r.goal())
+	if r.initReport != "" {
+		fmt.Fprintln(r.out, r.initReport)
+	}
 	return nil
 }
 

@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -277,5 +279,169 @@ func TestExportVariantRuns(t *testing.T) {
 	}
 	if v := readExport(t, out)["rules"].(map[string]any)["variant"]; v != "alice-3" {
 		t.Errorf("variant %v", v)
+	}
+}
+
+// export --format azck strips a run's checkpoint to the weights-only file
+// a network ships as: it loads, evaluates bit for bit as the run's, keeps
+// the metadata (--meta adds to it) and is smaller; stripping the built-in
+// network reproduces its file byte for byte; a damaged source is refused
+// before anything is written, and so is writing over the source.
+func TestExportWeightsOnly(t *testing.T) {
+	dir := t.TempDir()
+	cfg, err := model.Preset("tiny")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := model.NewWeights(cfg, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := &model.OptimizerState{Kind: model.OptimizerSGD, Step: 40}
+	for _, p := range w.Params() {
+		v := make([]float32, len(p.Data))
+		for i := range v {
+			v[i] = float32(i%7) * 0.01
+		}
+		opt.Slots = append(opt.Slots, model.OptimizerSlot{Slot: "velocity", Param: p.Name, Data: v})
+	}
+	run := filepath.Join(dir, "run")
+	src := filepath.Join(run, "checkpoints", "iter-000003.azck")
+	if err := os.MkdirAll(filepath.Dir(src), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	full := &model.Checkpoint{Weights: w, Optimizer: opt, Step: 40, Extra: []byte("the run's own state"),
+		TrainConfig: []byte(`{"lr":0.1}`), Meta: map[string]string{"variant": "alice", "run": "run", "iteration": "3"}}
+	if err := model.SaveCheckpoint(src, full); err != nil {
+		t.Fatal(err)
+	}
+
+	out := filepath.Join(dir, "ship", "net.azck")
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runCLI(t, "", "export", "--format", "azck", "--checkpoint", run, "--out", out, "--meta", "trained_by=the test", "--meta", "run=")
+	if code != 0 || !strings.Contains(stdout, "dropped its optimiser state (sgd) and its run state") || !strings.Contains(stdout, "wrote "+out) {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	c, err := model.LoadCheckpoint(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Optimizer != nil || len(c.Extra) > 0 || c.Step != 40 || string(c.TrainConfig) != `{"lr":0.1}` {
+		t.Errorf("stripped: optimiser %v, %d extra bytes, step %d, train config %s", c.Optimizer != nil, len(c.Extra), c.Step, c.TrainConfig)
+	}
+	if want := map[string]string{"variant": "alice", "iteration": "3", "trained_by": "the test"}; !maps.Equal(c.Meta, want) {
+		t.Errorf("metadata %v, want %v", c.Meta, want)
+	}
+	srcSt, _ := os.Stat(src)
+	outSt, _ := os.Stat(out)
+	if outSt.Size() >= srcSt.Size() {
+		t.Errorf("the stripped file has %d bytes, the checkpoint %d", outSt.Size(), srcSt.Size())
+	}
+	samePlay(t, w, c.Weights)
+
+	// The built-in network, stripped again, is its own file.
+	again := filepath.Join(dir, "builtin.azck")
+	if _, stderr, code := runCLI(t, "", "export", "--format", "azck", "--out", again); code != 0 {
+		t.Fatalf("the built-in network: exit %d: %s", code, stderr)
+	}
+	shipped, err := os.ReadFile(filepath.Join("..", "..", "model", "builtin", "alice.azck"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(again); !bytes.Equal(b, shipped) {
+		t.Error("stripping the built-in network does not give its file back")
+	}
+
+	// Damaged sources leave an existing output as it was.
+	whole, _ := os.ReadFile(src)
+	truncated := filepath.Join(dir, "truncated.azck")
+	os.WriteFile(truncated, whole[:len(whole)*2/3], 0o644)
+	corrupt := filepath.Join(dir, "corrupt.azck")
+	flipped := bytes.Clone(whole)
+	flipped[len(flipped)/2] ^= 0x10
+	os.WriteFile(corrupt, flipped, 0o644)
+	before, _ := os.ReadFile(out)
+	for _, tc := range []struct {
+		name, src, want string
+	}{
+		{"truncated", truncated, "truncated"},
+		{"corrupt", corrupt, "checksum"},
+		{"missing", filepath.Join(dir, "nope.azck"), "does not exist"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, code := runCLI(t, "", "export", "--format", "azck", "--checkpoint", tc.src, "--out", out)
+			if code != 1 || !strings.Contains(stderr, tc.want) || !strings.Contains(stderr, filepath.Base(tc.src)) {
+				t.Errorf("exit %d, stderr %q, want it to name the file and say %q", code, stderr, tc.want)
+			}
+			if after, _ := os.ReadFile(out); !bytes.Equal(after, before) {
+				t.Error("the output was overwritten")
+			}
+			if entries, _ := os.ReadDir(filepath.Dir(out)); len(entries) != 1 {
+				t.Errorf("the output's folder holds %d entries", len(entries))
+			}
+		})
+	}
+
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"onto the source", []string{"--format", "azck", "--checkpoint", src, "--out", src}, 1, "is the checkpoint being stripped"},
+		{"a folder", []string{"--format", "azck", "--checkpoint", src, "--out", dir}, 1, "is a folder"},
+		{"no out", []string{"--format", "azck", "--checkpoint", src}, 2, "missing --out, the file"},
+		{"unknown format", []string{"--format", "pt", "--checkpoint", src, "--out", out}, 2, "--format pt"},
+		{"meta for onnx", []string{"--checkpoint", src, "--out", dir, "--meta", "a=b"}, 2, "--meta sets the metadata"},
+		{"meta without =", []string{"--format", "azck", "--checkpoint", src, "--out", out, "--meta", "ab"}, 2, "want KEY=VALUE"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, code := runCLI(t, "", append([]string{"export"}, tc.args...)...)
+			if code != tc.code || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d (want %d), stderr %q (want %q)", code, tc.code, stderr, tc.want)
+			}
+		})
+	}
+	if after, _ := os.ReadFile(src); !bytes.Equal(after, whole) {
+		t.Error("the source checkpoint changed")
+	}
+}
+
+// samePlay checks that two networks give bit-identical outputs on a few
+// positions of a game.
+func samePlay(t *testing.T, a, b *model.Weights) {
+	t.Helper()
+	var evs [2]*model.FastEvaluator
+	for i, w := range []*model.Weights{a, b} {
+		ev, err := model.NewFastEvaluator(w, model.FastOptions{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ev.Close()
+		evs[i] = ev
+	}
+	p := env.NewPosition(env.Alice)
+	for ply := 0; ply < 8; ply++ {
+		planes := make([]float32, env.InputSize)
+		p.Encode(planes)
+		var pol [2][]float32
+		var wdl [2][]float32
+		for i, ev := range evs {
+			pol[i], wdl[i] = make([]float32, env.PolicySize), make([]float32, env.WDLSize)
+			if err := ev.Evaluate(planes, 1, pol[i], wdl[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !slices.Equal(pol[0], pol[1]) || !slices.Equal(wdl[0], wdl[1]) {
+			t.Fatalf("%s: the stripped network's outputs differ", p.FEN())
+		}
+		var ml env.MoveList
+		p.LegalMoves(&ml)
+		if ml.N == 0 {
+			break
+		}
+		p.MakeMove(ml.Moves[ply%ml.N])
 	}
 }

@@ -40,7 +40,7 @@ func commands() []command {
 		{"uci", "run as a UCI engine (for GUIs and the arena)", runUCI},
 		{"xboard", "run as an XBoard/WinBoard (CECP v2) engine", runXboard},
 		{"play", "play against the engine in the terminal", runPlay},
-		{"export", "write a checkpoint's network as ONNX plus a JSON description", runExport},
+		{"export", "write a checkpoint's network as ONNX plus a JSON description, or stripped to its weights", runExport},
 		{"pychess", "play on pychess.org as a BOT account", runPychess},
 		{"serve", "serve a web page to play, analyse, review games and watch training", runServe},
 	}

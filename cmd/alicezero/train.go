@@ -29,7 +29,7 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	variant := fs.String("variant", "", "rule set to train for, "+variantNames+" (overrides the config's; without --config, the built-in configuration made for it if there is one: mini for alice-mini)")
 	seed := fs.Int64("seed", -1, "seed of the run (overrides the config)")
 	quiet := fs.Bool("quiet", false, "no progress bars, only the summary lines")
-	initFrom := fs.String("init", "", "start the new run from these `WEIGHTS` instead of a random network: builtin (the built-in network), a run folder (its newest checkpoint) or a checkpoint file; their architecture must be the configuration's")
+	initFrom := fs.String("init", "", "start the new run from these `WEIGHTS` instead of a random network: builtin (the built-in network), a run folder (its newest checkpoint) or a checkpoint file; their architecture must be the configuration's; weights of another variant (the built-in alice network for --variant alice-3) give what the encodings share, and the run's first lines say what")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -86,7 +86,7 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		}
 		opts.Config = cfg
 		if flagSet(fs, "init") {
-			if opts.Init, opts.InitName, err = loadInit(*initFrom, cfg.Variant); err != nil {
+			if opts.Init, opts.InitName, opts.InitVariant, err = loadInit(*initFrom); err != nil {
 				return err
 			}
 		}
@@ -173,27 +173,43 @@ func loadConfig(nameOrPath string) (*train.Config, error) {
 }
 
 // loadInit reads the weights --init names, as every command reads
-// weights (engine.LoadNetwork), for a run of the variant named.
-func loadInit(name, variant string) (*model.Weights, string, error) {
-	v, err := env.VariantByName(variant)
-	if err != nil {
-		return nil, "", fmt.Errorf("--init: %w", err)
-	}
-	weights := name
-	switch strings.TrimSpace(name) {
+// weights (engine.LoadNetwork), for the variant they were trained for
+// (which the run's may differ from: train.Options.InitVariant), and
+// returns them with their description and that variant ("" where a file
+// does not say).
+func loadInit(name string) (w *model.Weights, description, variant string, err error) {
+	weights := strings.TrimSpace(name)
+	switch weights {
 	case "":
-		return nil, "", errors.New("--init needs weights: builtin, a run folder or a checkpoint file")
-	case "builtin":
-		weights = "" // LoadNetwork's name of the default, the built-in network
+		return nil, "", "", errors.New("--init needs weights: builtin, a run folder or a checkpoint file")
 	case engine.NoWeights:
-		return nil, "", errors.New("--init none: the plain search has no weights to start from (leave --init out for a random network)")
+		return nil, "", "", errors.New("--init none: the plain search has no weights to start from (leave --init out for a random network)")
 	}
-	net, err := engine.LoadNetwork(weights, v)
+	if variant, err = engine.TrainedVariant(weights); err != nil {
+		return nil, "", "", fmt.Errorf("--init: %w", err)
+	}
+	// A file that does not say is loaded for the first variant whose
+	// encoding its network has (LoadNetwork checks it); Run takes it for
+	// the run's variant where that has the same encoding.
+	candidates := env.Variants()
+	if variant != "" {
+		v, err := env.VariantByName(variant)
+		if err != nil {
+			return nil, "", "", fmt.Errorf("--init %s: %w", name, err)
+		}
+		candidates = []env.Variant{v}
+	}
+	var net *engine.Network
+	for _, v := range candidates {
+		if net, err = engine.LoadNetwork(weights, v); err == nil || !errors.Is(err, engine.ErrOtherVariant) {
+			break
+		}
+	}
 	if err != nil {
-		return nil, "", fmt.Errorf("--init: %w", err)
+		return nil, "", "", fmt.Errorf("--init: %w", err)
 	}
 	if net.Weights == nil {
-		return nil, "", fmt.Errorf("--init %s: %s", name, net.Description)
+		return nil, "", "", fmt.Errorf("--init %s: %s", name, net.Description)
 	}
-	return net.Weights, net.Description, nil
+	return net.Weights, net.Description, variant, nil
 }

@@ -13,7 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/runs"
+	"github.com/alicezero/alicezero/model"
 )
 
 func TestTrainCommandTinyAndResume(t *testing.T) {
@@ -248,7 +250,7 @@ func TestTrainInitFlag(t *testing.T) {
 		want string
 	}{
 		{[]string{"--config", "tiny", "--init", "builtin"}, "choose a configuration of that architecture"},
-		{[]string{"--variant", "alice-3", "--init", "builtin"}, "the built-in network plays alice only"},
+		{[]string{"--variant", "alice-3", "--config", "tiny", "--init", "builtin"}, "choose a configuration of that architecture"},
 		{[]string{"--init", "none"}, "the plain search has no weights"},
 		{[]string{"--init", filepath.Join(dir, "nosuch.azck")}, "nosuch.azck"},
 		{[]string{"--resume", "x", "--init", "builtin"}, "--init starts a new run"},
@@ -266,6 +268,41 @@ func TestTrainInitFlag(t *testing.T) {
 	out, stderr, code := runCLI(t, "", "train", "--runs-dir", dir, "--run", "warm", "--init", "builtin", "--iterations", "1", "--quiet")
 	if code != 0 || !strings.Contains(out, "starting from the built-in network") {
 		t.Fatalf("--init builtin: exit %d\n%s\n%s", code, out, stderr)
+	}
+}
+
+// train --init takes a network of another variant for the run's, the
+// variant read from the file's metadata, and says what carried over; a
+// file that does not say its variant is taken for the first whose
+// encoding it has (alice's).
+func TestTrainInitAcrossVariants(t *testing.T) {
+	dir := t.TempDir()
+	arch, err := model.Preset("tiny")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := model.NewWeights(arch.ForVariant(env.Alice), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, meta := range map[string]map[string]string{
+		"said":    {"variant": "alice-ep"},
+		"unknown": nil,
+	} {
+		file := filepath.Join(dir, name+".azck")
+		if err := model.SaveCheckpoint(file, &model.Checkpoint{Weights: w, Meta: meta}); err != nil {
+			t.Fatal(err)
+		}
+		out, stderr, code := runCLI(t, "", "train", "--runs-dir", dir, "--run", name, "--config", "tiny", "--variant", "alice-3",
+			"--init", file, "--iterations", "1", "--quiet")
+		trained := "alice"
+		if meta != nil {
+			trained = meta["variant"]
+		}
+		want := "trained for " + trained + ": copied the trunk, the value head, 37 of 51 input planes and 146 of 438 policy planes; zero-initialised 14 input planes"
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("--init %s for alice-3: exit %d, want %q in\n%s\n%s", name, code, want, out, stderr)
+		}
 	}
 }
 
