@@ -602,13 +602,6 @@ func (t *Trainer) Steps() int64 {
 	return t.opt.step
 }
 
-// NextLR returns the learning rate the next Step will use.
-func (t *Trainer) NextLR() float64 {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.tc.LR.At(t.opt.step)
-}
-
 // Weights returns the weights being trained (not a copy).
 func (t *Trainer) Weights() *model.Weights { return t.w }
 
@@ -620,17 +613,6 @@ func (t *Trainer) OptimizerState() *model.OptimizerState {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.opt.state(t.w)
-}
-
-// SetOptimizerState restores a state taken from a trainer of the same
-// optimiser kind and architecture (e.g. from a checkpoint).
-func (t *Trainer) SetOptimizerState(s *model.OptimizerState) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if s == nil {
-		return errors.New("model: nil optimizer state")
-	}
-	return t.opt.restore(s, t.w)
 }
 
 // Close releases the graphs. Step fails afterwards.
