@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/internal/runs"
+	"github.com/alicezero/alicezero/internal/syncbuf"
 )
 
 func TestTrainCommandTinyAndResume(t *testing.T) {
@@ -141,7 +142,7 @@ func TestFollowingWorkerStartedBeforeTheLearner(t *testing.T) {
 	defer cancel()
 	type command struct {
 		name string
-		out  syncBuf
+		out  syncbuf.Buffer
 		code chan int
 	}
 	start := func(name string, args ...string) *command {
