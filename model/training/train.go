@@ -115,7 +115,7 @@ type Losses struct {
 	Value         float64 // cross-entropy of the WDL head against the game result
 	L2            float64 // c·Σw² before the step
 	Total         float64
-	LR            float64 // learning rate used (0 for Loss, which takes no step)
+	LR            float64 // learning rate used (0 for Gradients, which takes no step)
 	// GradNorm is the global norm of the loss gradient, L2 excluded, before
 	// any clipping.
 	GradNorm float64
@@ -361,14 +361,6 @@ func (t *Trainer) Step(planes, policyTarget, legalMask, wdlTarget []float32) (Lo
 	}
 	t.opt.update(t.w, t.grads, l.LR, &t.tc, t.ws)
 	return l, nil
-}
-
-// Loss computes the losses on one batch without changing anything (for
-// validation). It costs as much as a Step.
-func (t *Trainer) Loss(planes, policyTarget, legalMask, wdlTarget []float32) (Losses, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.forwardBackward(planes, policyTarget, legalMask, wdlTarget)
 }
 
 // Gradients computes the loss gradient (L2 excluded) on one batch and
