@@ -193,7 +193,7 @@ func TestPGNVariants(t *testing.T) {
 		if err := WritePGN(&sb, g); err != nil {
 			t.Fatalf("%s: %v", v.Name, err)
 		}
-		if !strings.Contains(sb.String(), `[Variant "`+v.PGNName()+`"]`) || strings.Contains(sb.String(), "[FEN") {
+		if !strings.Contains(sb.String(), `[Variant "`+v.title+`"]`) || strings.Contains(sb.String(), "[FEN") {
 			t.Errorf("%s: tags of\n%s", v.Name, sb.String())
 		}
 		back, err := ReadPGN(strings.NewReader(sb.String()), Alice)
@@ -205,7 +205,7 @@ func TestPGNVariants(t *testing.T) {
 				t.Fatalf("%s: move %d read back as %s, want %s", v.Name, i+1, back[0].Moves[i], m)
 			}
 		}
-		for _, tag := range []string{v.PGNName(), v.Name, strings.ToUpper(v.Name)} {
+		for _, tag := range []string{v.title, v.Name, strings.ToUpper(v.Name)} {
 			games, err := ReadPGN(strings.NewReader(`[Variant "`+tag+`"]`+"\n\n*\n"), Alice)
 			if err != nil || len(games) != 1 || games[0].Variant != v || games[0].StartFEN != v.StartFEN() {
 				t.Errorf("[Variant %q] reads as %v, %v", tag, games, err)

@@ -25,17 +25,3 @@ func (p *Position) perft(depth int, lists []MoveList) uint64 {
 	}
 	return n
 }
-
-// Divide returns, for each legal move, the perft count below it.
-func (p *Position) Divide(depth int) ([]Move, []uint64) {
-	var ml MoveList
-	p.LegalMoves(&ml)
-	moves := append([]Move(nil), ml.Slice()...)
-	counts := make([]uint64, len(moves))
-	for i, m := range moves {
-		p.MakeMove(m)
-		counts[i] = p.Perft(depth - 1)
-		p.UnmakeMove()
-	}
-	return moves, counts
-}

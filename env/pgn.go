@@ -412,7 +412,7 @@ func (gs *gameState) tagLine(name string, line int) int {
 }
 
 // variantFromTag maps a [Variant] tag to a rule set: the name WritePGN
-// writes (Variant.PGNName: "Alice", "Alice EP", "Alice Stone", …) or the
+// writes (the variant's title: "Alice", "Alice EP", "Alice Stone", …) or the
 // variant's key ("alice-stone"). Names compare without case, spaces,
 // hyphens or underscores, so "Alice 3", "alice-3" and "Alice3" all work; an
 // empty tag means the default.
@@ -791,7 +791,7 @@ func isWrittenFromFields(name string) bool {
 
 // variantTagValue is the [Variant] tag for v: "Alice" as pychess.org
 // writes it for the default rules, and in the same style for the others
-// (Variant.PGNName).
+// (the variant's title).
 func variantTagValue(v Variant) string {
 	if v.title == "" {
 		return Alice.title

@@ -183,9 +183,6 @@ func (p *Position) men(c Colour) uint64 {
 	return p.colours[c]
 }
 
-// KingSquare returns the square of colour c's king.
-func (p *Position) KingSquare(c Colour) Square { return lsb(p.Pieces(c, King)) }
-
 // KingBoard returns the board colour c's king stands on.
 func (p *Position) KingBoard(c Colour) Board {
 	if p.wide != nil {

@@ -105,17 +105,6 @@ func (y Symmetry) String() string {
 	}
 }
 
-// Inverse returns the symmetry that undoes y.
-func (y Symmetry) Inverse() Symmetry {
-	from := boardPerms[y.perm()]
-	for j, to := range boardPerms {
-		if to[from[BoardA]] == BoardA && to[from[BoardB]] == BoardB && to[from[BoardC]] == BoardC {
-			return Symmetry(j<<1) | y&ColourFlip
-		}
-	}
-	return y
-}
-
 // mapBoard returns the board that board b goes to.
 func (y Symmetry) mapBoard(b Board) Board { return boardPerms[y.perm()][b] }
 

@@ -146,9 +146,6 @@ func (v Variant) Boards() int { return int(v.boards) }
 // Files returns the number of files of each board: 8, or 4 for alice-mini.
 func (v Variant) Files() int { return int(v.files) }
 
-// PGNName is the variant's [Variant] tag value as WritePGN writes it.
-func (v Variant) PGNName() string { return v.title }
-
 // SharedSquares reports whether a square may hold men on several boards at
 // once (alice-optional-transfer, alice-stone, alice-3). Then a position is
 // no longer one board with a board per man, and the notation grows: FEN

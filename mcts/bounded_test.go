@@ -26,6 +26,9 @@ type pools struct {
 	caps              [4]int
 }
 
+// rootVisits returns the root's visit count.
+func rootVisits(tr *Tree) int { return int(tr.nodes[0].n) }
+
 func poolsOf(tr *Tree) pools {
 	return pools{
 		unsafe.SliceData(tr.nodes), unsafe.SliceData(tr.spareNodes),
@@ -62,11 +65,11 @@ func TestBoundedTreeKeepsGrowing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Nodes != n || tr.RootVisits() != n {
-		t.Fatalf("the search completed %d playouts, root %d visits; want %d", res.Nodes, tr.RootVisits(), n)
+	if res.Nodes != n || rootVisits(tr) != n {
+		t.Fatalf("the search completed %d playouts, root %d visits; want %d", res.Nodes, rootVisits(tr), n)
 	}
-	if tr.Recycles() < 3 {
-		t.Fatalf("%d recycles in %d playouts on a tree of %d bytes: the test does not fill it", tr.Recycles(), n, cfg.TreeBytes)
+	if tr.recycles < 3 {
+		t.Fatalf("%d recycles in %d playouts on a tree of %d bytes: the test does not fill it", tr.recycles, n, cfg.TreeBytes)
 	}
 	checkTree(t, tr)
 	checkPools(t, tr, reserved, "after the search")
@@ -87,17 +90,17 @@ func TestBoundedTreeKeepsGrowing(t *testing.T) {
 	if err := tr.Advance(res.BestMove); err != nil {
 		t.Fatal(err)
 	}
-	if tr.RootVisits() != kept || tr.Size() < 2 {
-		t.Fatalf("after Advance: root %d visits (the move had %d), %d nodes", tr.RootVisits(), kept, tr.Size())
+	if rootVisits(tr) != kept || tr.Size() < 2 {
+		t.Fatalf("after Advance: root %d visits (the move had %d), %d nodes", rootVisits(tr), kept, tr.Size())
 	}
 	checkTree(t, tr)
 	checkPools(t, tr, reserved, "after Advance")
-	before := tr.Recycles()
+	before := tr.recycles
 	if _, err := s.Search(context.Background(), tr, clock.Limits{Nodes: n}, Progress{}); err != nil {
 		t.Fatal(err)
 	}
-	if tr.RootVisits() != kept+n || tr.Recycles() == before {
-		t.Fatalf("the kept tree's search: root %d visits (want %d), recycles %d → %d", tr.RootVisits(), kept+n, before, tr.Recycles())
+	if rootVisits(tr) != kept+n || tr.recycles == before {
+		t.Fatalf("the kept tree's search: root %d visits (want %d), recycles %d → %d", rootVisits(tr), kept+n, before, tr.recycles)
 	}
 	checkTree(t, tr)
 	checkPools(t, tr, reserved, "after the second search")
@@ -152,7 +155,7 @@ func TestRecyclingKeepsProofs(t *testing.T) {
 		cfg.MateProbe = 1
 		p := mustFEN(t, fen)
 		tr, res := searchOnce(t, newSearcher(t, hashEvaluator{}, cfg), p, 30_000)
-		if tr.Recycles() == 0 {
+		if tr.recycles == 0 {
 			t.Fatalf("%s: the tree never filled", fen)
 		}
 		if bfAllowsMateIn1(p, res.BestMove) {
@@ -183,9 +186,9 @@ func TestRecyclingProvesMates(t *testing.T) {
 		p := mustFEN(t, fen)
 		tr, res := searchOnce(t, newSearcher(t, UniformEvaluator{}, cfg), p, 100_000)
 		if res.MateIn != 2 || !bfMateIn2Key(p, res.BestMove) {
-			t.Errorf("%s: MateIn %d with %v after %d playouts and %d recycles, want a mate in two", fen, res.MateIn, res.BestMove, res.Nodes, tr.Recycles())
+			t.Errorf("%s: MateIn %d with %v after %d playouts and %d recycles, want a mate in two", fen, res.MateIn, res.BestMove, res.Nodes, tr.recycles)
 		}
-		if tr.Recycles() > 0 {
+		if tr.recycles > 0 {
 			recycled++
 		}
 	}
@@ -204,7 +207,7 @@ func TestRecyclingIsDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return res, tr.Recycles()
+		return res, tr.recycles
 	}
 	a, ra := run()
 	b, rb := run()
@@ -224,8 +227,8 @@ func TestRecyclingWithWorkers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Nodes != 30_000 || tr.Recycles() == 0 {
-		t.Fatalf("%d playouts, %d recycles", res.Nodes, tr.Recycles())
+	if res.Nodes != 30_000 || tr.recycles == 0 {
+		t.Fatalf("%d playouts, %d recycles", res.Nodes, tr.recycles)
 	}
 	checkTree(t, tr)
 	checkPools(t, tr, reserved, "after the search")
@@ -244,12 +247,12 @@ func TestRecyclingAllocatesNothingPerPlayout(t *testing.T) {
 	tr := newTree(t, s, root, 1)
 	measure := func(n int) float64 { return searchAllocs(t, s, tr, root, 3, n) }
 	measure(30_000) // grow the buffers
-	r0 := tr.Recycles()
+	r0 := tr.recycles
 	small := measure(500)
-	r1 := tr.Recycles()
+	r1 := tr.recycles
 	big := measure(30_000)
-	if r1 != r0 || tr.Recycles() == r1 {
-		t.Fatalf("recycles: %d in the small searches, %d in the big ones; want none, then some", r1-r0, tr.Recycles()-r1)
+	if r1 != r0 || tr.recycles == r1 {
+		t.Fatalf("recycles: %d in the small searches, %d in the big ones; want none, then some", r1-r0, tr.recycles-r1)
 	}
 	if big > small+2 {
 		t.Fatalf("allocations per search: %v for 500 playouts, %v for 30,000 with recycling", small, big)

@@ -302,8 +302,8 @@ func TestPUCTVisitsSumToSimulations(t *testing.T) {
 		for _, c := range res.Children {
 			sum += c.Visits
 		}
-		if res.Nodes != 300 || sum != 299 || tr.RootVisits() != 300 {
-			t.Fatalf("batch %d: Nodes %d, children's visits %d, root %d; want 300, 299, 300", batch, res.Nodes, sum, tr.RootVisits())
+		if res.Nodes != 300 || sum != 299 || rootVisits(tr) != 300 {
+			t.Fatalf("batch %d: Nodes %d, children's visits %d, root %d; want 300, 299, 300", batch, res.Nodes, sum, rootVisits(tr))
 		}
 		checkDistribution(t, p, res.Visits)
 		for _, c := range res.Children {
@@ -570,8 +570,8 @@ func TestTreeReuse(t *testing.T) {
 	if err := tr.Advance(res.BestMove); err != nil {
 		t.Fatal(err)
 	}
-	if tr.RootVisits() != kept || kept < 2 {
-		t.Fatalf("after Advance the root has %d visits, the child had %d", tr.RootVisits(), kept)
+	if rootVisits(tr) != kept || kept < 2 {
+		t.Fatalf("after Advance the root has %d visits, the child had %d", rootVisits(tr), kept)
 	}
 	checkTree(t, tr)
 	size := tr.Size()
@@ -579,8 +579,8 @@ func TestTreeReuse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tr.RootVisits() != kept+200 || res2.Nodes != 200 || tr.Size() <= size {
-		t.Fatalf("after a reused search: root %d visits (want %d), tree %d nodes (was %d)", tr.RootVisits(), kept+200, tr.Size(), size)
+	if rootVisits(tr) != kept+200 || res2.Nodes != 200 || tr.Size() <= size {
+		t.Fatalf("after a reused search: root %d visits (want %d), tree %d nodes (was %d)", rootVisits(tr), kept+200, tr.Size(), size)
 	}
 	checkTree(t, tr)
 	// The reused search equals one with ReuseTree off only in legality;
@@ -594,8 +594,8 @@ func TestTreeReuse(t *testing.T) {
 	if err := tr2.Advance(res.BestMove); err != nil {
 		t.Fatal(err)
 	}
-	if tr2.RootVisits() != 0 || tr2.Size() != 1 {
-		t.Fatalf("without reuse: root %d visits, %d nodes", tr2.RootVisits(), tr2.Size())
+	if rootVisits(tr2) != 0 || tr2.Size() != 1 {
+		t.Fatalf("without reuse: root %d visits, %d nodes", rootVisits(tr2), tr2.Size())
 	}
 	// SetPosition recognises a continuation of the game.
 	q := tr.Position()
@@ -610,15 +610,15 @@ func TestTreeReuse(t *testing.T) {
 	if err := tr.SetPosition(q); err != nil {
 		t.Fatal(err)
 	}
-	if tr.RootVisits() != kept2 || tr.Position().FEN() != q.FEN() {
-		t.Fatalf("SetPosition: root %d visits, want %d", tr.RootVisits(), kept2)
+	if rootVisits(tr) != kept2 || tr.Position().FEN() != q.FEN() {
+		t.Fatalf("SetPosition: root %d visits, want %d", rootVisits(tr), kept2)
 	}
 	// An unrelated position resets.
 	if err := tr.SetPosition(mustFEN(t, mateIn2FENs[0])); err != nil {
 		t.Fatal(err)
 	}
-	if tr.RootVisits() != 0 {
-		t.Fatalf("SetPosition to another game kept %d visits", tr.RootVisits())
+	if rootVisits(tr) != 0 {
+		t.Fatalf("SetPosition to another game kept %d visits", rootVisits(tr))
 	}
 }
 

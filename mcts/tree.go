@@ -211,13 +211,6 @@ func (t *Tree) Size() int { return len(t.nodes) }
 // Bytes returns the memory the tree's nodes and edges take.
 func (t *Tree) Bytes() int { return len(t.nodes)*nodeBytes + len(t.edges)*edgeBytes }
 
-// Recycles returns how many times a search has rebuilt the tree because it
-// was full, since the tree was made.
-func (t *Tree) Recycles() int { return t.recycles }
-
-// RootVisits returns the root's visit count.
-func (t *Tree) RootVisits() int { return int(t.nodes[0].n) }
-
 func (t *Tree) resetNodes() {
 	t.nodes = append(t.nodes[:0], node{edges: -1, child: -1, sibling: -1})
 	t.edges = t.edges[:0]

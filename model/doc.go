@@ -22,12 +22,13 @@
 //
 // # Inference
 //
-// FastEvaluator implements the Evaluator interface: its 3×3 convolutions
-// use Winograd's F(2×2, 3×3) algorithm on 8 positions at a time laid out
-// as vector lanes, with kernels in Go assembly (model/internal/kernel):
-// AVX-512 products where the CPU has them, else AVX2/FMA, else pure Go
-// (also with the purego build tag); groups of 3 or fewer positions take a
-// direct im2col path. Preallocated buffers, no allocation per call, lane
+// FastEvaluator is the search's evaluator (mcts.Evaluator, an interface
+// the search declares, so that neither package imports the other): its
+// 3×3 convolutions use Winograd's F(2×2, 3×3) algorithm on 8 positions at
+// a time laid out as vector lanes, with kernels in Go assembly
+// (model/internal/kernel): AVX-512 products where the CPU has them, else
+// AVX2/FMA, else pure Go (also with the purego build tag); groups of 3 or
+// fewer positions take a direct im2col path. Preallocated buffers, no allocation per call, lane
 // groups shared out among the cores. The package links no gorgonia:
 // training, and the gorgonia graph evaluator it is tested against, are
 // package model/training's.

@@ -6,18 +6,11 @@ import (
 	"github.com/alicezero/alicezero/env"
 )
 
-// Evaluator runs the network on a batch of positions. The search package
-// declares the same method set, so any Evaluator here satisfies it.
-type Evaluator interface {
-	// Evaluate runs the network on n positions laid out back to back in
-	// planes (n·Config.InputSize floats) and writes n·Config.PolicySize
-	// policy logits to policy and n*env.WDLSize win/draw/loss
-	// probabilities to wdl.
-	Evaluate(planes []float32, n int, policy, wdl []float32) error
-}
-
 // CheckEvaluateArgs validates the buffers of an Evaluate call on a
-// network of architecture c (see Evaluator), for evaluators to call first.
+// network of architecture c, for evaluators to call first: n positions
+// laid out back to back in planes (n·c.InputSize() floats), room for
+// n·c.PolicySize() policy logits in policy and n·env.WDLSize win/draw/loss
+// probabilities in wdl.
 func (c Config) CheckEvaluateArgs(planes []float32, n int, policy, wdl []float32) error {
 	switch in, pol := c.InputSize(), c.PolicySize(); {
 	case n < 0:

@@ -131,7 +131,8 @@ func NewFastEvaluator(w *Weights, opts FastOptions) (*FastEvaluator, error) {
 	return e, nil
 }
 
-// Evaluate implements Evaluator.
+// Evaluate runs the network on n positions (see CheckEvaluateArgs for the
+// buffers); it is the method of the search's evaluator, mcts.Evaluator.
 func (e *FastEvaluator) Evaluate(planes []float32, n int, policy, wdl []float32) error {
 	if err := e.w.cfg.CheckEvaluateArgs(planes, n, policy, wdl); err != nil {
 		return err

@@ -1,12 +1,10 @@
 package train
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,6 +12,7 @@ import (
 	"github.com/sourcegraph/conc"
 
 	"github.com/alicezero/alicezero/internal/runs"
+	"github.com/alicezero/alicezero/internal/syncbuf"
 	"github.com/alicezero/alicezero/train/bus"
 	"github.com/alicezero/alicezero/train/bus/bustest"
 	natsbus "github.com/alicezero/alicezero/train/bus/nats"
@@ -33,24 +32,6 @@ func (c *crashAfterCheckpoint) Ack(context.Context, []*bus.Delivery) error {
 	c.nc.Close()
 	c.cancel()
 	return nil
-}
-
-// syncBuffer is an output that the test reads while the learner writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // TestLearnOverNATSExactlyOnce: a learner that dies between its
@@ -128,8 +109,8 @@ func TestLearnOverNATSExactlyOnce(t *testing.T) {
 
 	// Round 1, then the crash.
 	lctx, cancel := context.WithCancel(ctx)
-	var out syncBuffer
-	err = Learn(lctx, LearnOptions{RunsDir: dir, Name: "run", Config: tinyConfig(t), Open: open(cancel), Poll: 200 * time.Millisecond, Out: &out})
+	out := &syncbuf.Buffer{}
+	err = Learn(lctx, LearnOptions{RunsDir: dir, Name: "run", Config: tinyConfig(t), Open: open(cancel), Poll: 200 * time.Millisecond, Out: out})
 	if !errors.Is(err, context.Canceled) || !strings.Contains(out.String(), "round 1: 60 new positions, 6 games (w 7200/h), 2 shards rejected") ||
 		!strings.Contains(out.String(), "checksum mismatch") {
 		t.Fatalf("first learner: %v\n%s", err, out.String())
@@ -139,11 +120,11 @@ func TestLearnOverNATSExactlyOnce(t *testing.T) {
 	// one.
 	lctx, cancel = context.WithCancel(ctx)
 	defer cancel()
-	out = syncBuffer{}
+	out = &syncbuf.Buffer{}
 	var wg conc.WaitGroup
 	var learnErr error
 	wg.Go(func() {
-		learnErr = Learn(lctx, LearnOptions{RunsDir: dir, Name: "run", Resume: true, Open: open(nil), MaxStale: 1, Poll: 200 * time.Millisecond, Out: &out})
+		learnErr = Learn(lctx, LearnOptions{RunsDir: dir, Name: "run", Resume: true, Open: open(nil), MaxStale: 1, Poll: 200 * time.Millisecond, Out: out})
 	})
 	// after sums the metrics of the rounds after the crash.
 	after := func() (positions, stale, rounds int) {

@@ -3,6 +3,7 @@ package train
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -183,32 +184,65 @@ func TestResumeErrors(t *testing.T) {
 }
 
 // TestInterruptLeavesResumableRun cancels a run mid-way: it returns the
-// context's error and resumes cleanly.
+// context's error and resumes cleanly. A run that ends or stalls before
+// its first checkpoint fails the test, within a bounded time.
 func TestInterruptLeavesResumableRun(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
-	var out bytes.Buffer
+	defer cancel()
+	var out bytes.Buffer // read only once the run has returned
 	cfg := tinyConfig(t)
 	cfg.Iterations = 50
 	done := make(chan error, 1)
 	go func() {
 		done <- Run(ctx, Options{RunsDir: dir, Name: "int", Config: cfg, Out: &out})
 	}()
-	// Let it finish an iteration or two, then interrupt.
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "int", runs.CheckpointDir, "iter-000001.azck")); err == nil {
-			break
+	// stop interrupts the run and waits for it, at most a minute.
+	stop := func() error {
+		cancel()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(time.Minute):
+			t.Fatal("the run did not return within a minute of the interrupt")
+			return nil
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
-	cancel()
-	if err := <-done; err != context.Canceled {
+	// Let it finish an iteration, then interrupt.
+	limit := waitLimit(t, 5*time.Minute)
+	deadline := time.After(limit)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	first := filepath.Join(dir, "int", runs.CheckpointDir, "iter-000001.azck")
+	for waiting := true; waiting; {
+		select {
+		case err := <-done:
+			t.Fatalf("the run returned %v before its first checkpoint:\n%s", err, out.String())
+		case <-deadline:
+			err := stop()
+			t.Fatalf("no first checkpoint after %v (the run then returned %v):\n%s", limit, err, out.String())
+		case <-tick.C:
+			_, err := os.Stat(first)
+			waiting = err != nil
+		}
+	}
+	if err := stop(); err != context.Canceled {
 		t.Fatalf("interrupted run returned %v", err)
 	}
 	if !strings.Contains(out.String(), "--resume int") {
 		t.Fatalf("no resume hint:\n%s", out.String())
 	}
 	runTiny(t, dir, "int", 0, true)
+}
+
+// waitLimit is how long a test may wait for something: want, or less
+// where the test's deadline (go test -timeout) comes sooner, so that the
+// test fails saying what it waited for before the deadline panics.
+func waitLimit(t *testing.T, want time.Duration) time.Duration {
+	if d, ok := t.Deadline(); ok {
+		return max(min(want, time.Until(d)-30*time.Second), time.Second)
+	}
+	return want
 }
 
 // TestRunStoppedWhileCreatedIsTakenOver simulates a kill -9 in a new run's
@@ -357,5 +391,64 @@ func TestResumeRefusesAnEditedVariant(t *testing.T) {
 		if its, _ := runs.Checkpoints(filepath.Join(dir, "v")); len(its) == 0 || its[0] != 1 {
 			t.Errorf("checkpoints after a refused resume: %v", its)
 		}
+	}
+}
+
+// A run stopped after its checkpoint but before its metrics line writes
+// the line (strength matches included) when resumed.
+func TestResumeCompletesAMissingMetricsLine(t *testing.T) {
+	dir := t.TempDir()
+	runTiny(t, dir, "m", 2, false)
+	path := filepath.Join(dir, "m", runs.MetricsFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSpace(string(data)), "\n")
+	if err := os.WriteFile(path, []byte(lines[0]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := runTiny(t, dir, "m", 2, true)
+	if !strings.Contains(out, "completing iteration 2") {
+		t.Fatalf("no completion note:\n%s", out)
+	}
+	hist, err := readMetrics(path, 1<<30)
+	if err != nil || len(hist) != 2 || hist[1].Iteration != 2 || hist[1].Eval == nil {
+		t.Fatalf("metrics after resume: %d lines, %v, %+v", len(hist), err, hist)
+	}
+}
+
+// A damaged replay shard is skipped on resume with a warning; the run goes
+// on. The checkpoint lists only the shards its window draws from.
+func TestResumeSkipsDamagedShardAndReadsOnlyTheWindow(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tinyConfig(t)
+	cfg.Train.WindowMin, cfg.Train.WindowMax, cfg.Train.MinBuffer = 16, 60, 16
+	var out strings.Builder
+	if err := Run(context.Background(), Options{RunsDir: dir, Name: "w", Config: cfg, Iterations: 4, Out: &out}); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	ck, err := model.LoadCheckpoint(filepath.Join(dir, "w", runs.CheckpointDir, "iter-000004.azck"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st runState
+	if err := json.Unmarshal(ck.Extra, &st); err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Shards) == 0 || len(st.Shards) >= 4 || st.Shards[len(st.Shards)-1].Path != filepath.Join(runs.BufferDir, "iter-000004.shard") {
+		t.Fatalf("checkpoint lists shards %+v, want only the newest that cover the window", st.Shards)
+	}
+	newest := filepath.Join(dir, "w", st.Shards[len(st.Shards)-1].Path)
+	if err := os.WriteFile(newest, []byte("AZRB garbage"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := runTiny(t, dir, "w", 5, true)
+	if !strings.Contains(res, "skipping a replay shard") || !strings.Contains(res, "iter 5:") {
+		t.Fatalf("resume with a damaged shard:\n%s", res)
+	}
+	hist, err := readMetrics(filepath.Join(dir, "w", runs.MetricsFile), 1<<30)
+	if err != nil || hist[len(hist)-1].SkippedShards != 1 {
+		t.Fatalf("skipped shards not counted: %v %+v", err, hist[len(hist)-1])
 	}
 }

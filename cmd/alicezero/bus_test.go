@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"net"
 	"os"
@@ -18,32 +17,16 @@ import (
 	"github.com/sourcegraph/conc"
 
 	"github.com/alicezero/alicezero/configs"
+	"github.com/alicezero/alicezero/internal/syncbuf"
 )
 
 // proc is the alicezero command running as a separate process.
 type proc struct {
 	name string
 	cmd  *exec.Cmd
-	out  *syncBuf
+	out  *syncbuf.Buffer
 	wg   conc.WaitGroup
 	once sync.Once
-}
-
-type syncBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuf) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuf) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func startCLI(t *testing.T, name string, args ...string) *proc {
@@ -52,7 +35,7 @@ func startCLI(t *testing.T, name string, args ...string) *proc {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &proc{name: name, cmd: exec.Command(exe, args...), out: &syncBuf{}}
+	p := &proc{name: name, cmd: exec.Command(exe, args...), out: &syncbuf.Buffer{}}
 	p.cmd.Env = append(os.Environ(), asCLI+"=1")
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
 	if err := p.cmd.Start(); err != nil {
@@ -254,16 +237,6 @@ func TestBusTokens(t *testing.T) {
 	out, errOut, code := runCLI(t, "", "selfplay", "--connect", "nats://"+addr, "--token", "s3cret", "--games", "2", "--id", "ok", "--quiet")
 	if code != 0 || !strings.Contains(out, "shard 1: 2 games") {
 		t.Fatalf("right token: exit %d\n%s\n%s", code, out, errOut)
-	}
-}
-
-func TestReplaceUnsafe(t *testing.T) {
-	old := regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
-	for _, s := range []string{"", "host", "my host.local", "a  b", "é-x", "\xff\xfeab", "-_.", "a/b\\c:d", "Ωmega 9"} {
-		want := old.ReplaceAllString(s, "-")
-		if got := replaceUnsafe(s); got != want {
-			t.Errorf("replaceUnsafe(%q) = %q, want %q", s, got, want)
-		}
 	}
 }
 

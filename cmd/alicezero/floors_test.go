@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os/exec"
 	"strings"
@@ -35,6 +36,12 @@ var floors = []struct {
 	{"cmd/alicezero", 6, "the binary"},
 }
 
+// apart names groups of packages (by prefix) that share a floor but
+// never import each other, even in tests: the search declares the
+// evaluator it needs (mcts.Evaluator) and the network supplies one; they
+// meet a floor up, in mcts/engine.
+var apart = [][2]string{{"mcts", "model"}}
+
 func floorOf(pkg string) (int, string, bool) {
 	rel, ok := strings.CutPrefix(pkg, module+"/")
 	if !ok {
@@ -49,15 +56,15 @@ func floorOf(pkg string) (int, string, bool) {
 	return floor, what, best >= 0
 }
 
-// goList returns the module's packages with their imports and, where
-// deps, everything they link.
+// goList returns the module's packages with their imports (their tests'
+// too) and, where deps, everything they link.
 func goList(t *testing.T, deps bool, patterns ...string) []listedPackage {
 	t.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go tool on PATH")
 	}
-	fields := "-json=ImportPath,Imports"
+	fields := "-json=ImportPath,Imports,TestImports,XTestImports"
 	if deps {
 		fields += ",Deps"
 	}
@@ -84,31 +91,92 @@ func goList(t *testing.T, deps bool, patterns ...string) []listedPackage {
 }
 
 type listedPackage struct {
-	ImportPath string
-	Imports    []string
-	Deps       []string
+	ImportPath   string
+	Imports      []string
+	TestImports  []string // of the package's own _test.go files
+	XTestImports []string // of its external test package, package x_test
+	Deps         []string
 }
 
-// No package imports one on a floor above its own, and the search never
-// imports the network: it defines the evaluator it needs.
-func TestFloors(t *testing.T) {
-	for _, p := range goList(t, false, module+"/...") {
+// floorErrors lists the imports of pkgs that break the floors: an import
+// from a floor above, or between packages kept apart. Tests are held to
+// the same rules as the code they test, external test packages too: the
+// README's floors make no exception for them.
+func floorErrors(pkgs []listedPackage) []string {
+	var errs []string
+	for _, p := range pkgs {
 		floor, what, ok := floorOf(p.ImportPath)
 		if !ok {
-			t.Errorf("%s is on no floor: add it to floors", p.ImportPath)
+			errs = append(errs, fmt.Sprintf("%s is on no floor: add it to floors", p.ImportPath))
 			continue
 		}
-		for _, imp := range p.Imports {
-			f, impWhat, ours := floorOf(imp)
-			if !ours {
-				continue
+		for _, in := range []struct {
+			where   string
+			imports []string
+		}{{"", p.Imports}, {" (in its tests)", p.TestImports}, {" (in its external tests)", p.XTestImports}} {
+			for _, imp := range in.imports {
+				f, impWhat, ours := floorOf(imp)
+				switch {
+				case !ours || imp == p.ImportPath:
+				case f > floor:
+					errs = append(errs, fmt.Sprintf("%s (%s, floor %d) imports %s (%s, floor %d)%s", p.ImportPath, what, floor, imp, impWhat, f, in.where))
+				case f == floor && keptApart(p.ImportPath, imp):
+					errs = append(errs, fmt.Sprintf("%s imports %s%s: the two are kept apart on floor %d (the search defines the evaluator interface it needs; mcts/engine joins them)", p.ImportPath, imp, in.where, f))
+				}
 			}
-			if f > floor {
-				t.Errorf("%s (%s, floor %d) imports %s (%s, floor %d)", p.ImportPath, what, floor, imp, impWhat, f)
-			}
-			if p.ImportPath == module+"/mcts" && strings.HasPrefix(imp, module+"/model") {
-				t.Errorf("mcts imports %s; it defines the evaluator interface it needs instead", imp)
-			}
+		}
+	}
+	return errs
+}
+
+// keptApart reports whether packages a and b fall in the two groups of
+// one of the apart pairs.
+func keptApart(a, b string) bool {
+	under := func(pkg, prefix string) bool {
+		rel, _ := strings.CutPrefix(pkg, module+"/")
+		return rel == prefix || strings.HasPrefix(rel, prefix+"/")
+	}
+	for _, pair := range apart {
+		if under(a, pair[0]) && under(b, pair[1]) || under(a, pair[1]) && under(b, pair[0]) {
+			return true
+		}
+	}
+	return false
+}
+
+// No package, nor its tests, imports one on a floor above its own, and the
+// search and the network never import each other.
+func TestFloors(t *testing.T) {
+	for _, e := range floorErrors(goList(t, false, module+"/...")) {
+		t.Error(e)
+	}
+}
+
+// The floors check itself: what it must refuse and what it must let by.
+func TestFloorErrors(t *testing.T) {
+	pkg := func(p string) string { return module + "/" + p }
+	for _, tc := range []struct {
+		name  string
+		p     listedPackage
+		fails bool
+	}{
+		{"down a floor", listedPackage{ImportPath: pkg("mcts"), Imports: []string{pkg("env"), pkg("internal/clock"), "fmt"}}, false},
+		{"same floor", listedPackage{ImportPath: pkg("train/arena"), Imports: []string{pkg("train/replay"), pkg("configs")}}, false},
+		{"itself, from its external tests", listedPackage{ImportPath: pkg("env"), XTestImports: []string{pkg("env")}}, false},
+		{"the engine joins search and network", listedPackage{ImportPath: pkg("mcts/engine"), Imports: []string{pkg("mcts"), pkg("model")}}, false},
+		{"training tests use the search", listedPackage{ImportPath: pkg("model/training"), TestImports: []string{pkg("mcts")}}, false},
+		{"up a floor", listedPackage{ImportPath: pkg("mcts"), Imports: []string{pkg("mcts/engine")}}, true},
+		{"env imports ours", listedPackage{ImportPath: pkg("env"), Imports: []string{pkg("internal/seed")}}, true},
+		{"up a floor in tests", listedPackage{ImportPath: pkg("model"), TestImports: []string{pkg("model/training")}}, true},
+		{"up a floor in external tests", listedPackage{ImportPath: pkg("train/replay"), XTestImports: []string{pkg("cmd/alicezero/internal/serve")}}, true},
+		{"search imports the network", listedPackage{ImportPath: pkg("mcts"), Imports: []string{pkg("model")}}, true},
+		{"network imports the search", listedPackage{ImportPath: pkg("model"), Imports: []string{pkg("mcts")}}, true},
+		{"a reference player imports the network", listedPackage{ImportPath: pkg("mcts/reference"), Imports: []string{pkg("model/builtin")}}, true},
+		{"network tests import the search", listedPackage{ImportPath: pkg("model/builtin"), XTestImports: []string{pkg("mcts/alphabeta")}}, true},
+		{"on no floor", listedPackage{ImportPath: pkg("nowhere")}, true},
+	} {
+		if errs := floorErrors([]listedPackage{tc.p}); (len(errs) > 0) != tc.fails {
+			t.Errorf("%s: errors %q, want some: %v", tc.name, errs, tc.fails)
 		}
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/alicezero/alicezero/internal/syncbuf"
 )
 
 // The front-end behaviour a newcomer trips over, each through the command
@@ -361,7 +363,7 @@ func TestFrontEndsExit130OnSignal(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cmd := exec.Command(exe, tt.args...)
 			cmd.Env = append(os.Environ(), asCLI+"=1")
-			var out syncBuf
+			var out syncbuf.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &out
 			stdin, err := cmd.StdinPipe()
 			if err != nil {

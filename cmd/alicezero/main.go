@@ -113,17 +113,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return 2
 }
 
-// interrupted returns, for a front end that ends quietly when ctx does
-// (uci, xboard, play, serve), ctx's error if ctx ended it, so that run
-// exits 130 as for any interrupted command; an orderly end (quit, the end
-// of the input) keeps its nil and exits 0.
-func interrupted(ctx context.Context, err error) error {
-	if err == nil && ctx.Err() != nil {
-		return ctx.Err()
-	}
-	return err
-}
-
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "alicezero: self-play reinforcement learning for Alice Chess")
 	fmt.Fprintln(w, "\nUsage: alicezero <command> [flags] [arguments]\n\nCommands:")

@@ -15,7 +15,7 @@ func runPerft(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	variant := fs.String("variant", env.Alice.Name, "rule set: "+variantNames)
 	fen := fs.String("fen", "", "position to count from (default: the variant's start)")
 	moves := fs.String("moves", "", "UCI moves to play first, space-separated")
-	divide := fs.Bool("divide", false, "print the count below each legal move")
+	byMove := fs.Bool("divide", false, "print the count below each legal move")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -47,18 +47,11 @@ func runPerft(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		}
 	}
 	var total uint64
-	if *divide && depth > 0 {
-		var ml env.MoveList
-		pos.LegalMoves(&ml)
-		for _, m := range ml.Slice() {
-			pos.MakeMove(m)
-			n, err := perft(ctx, pos, depth-1)
-			pos.UnmakeMove()
-			if err != nil {
-				return err
-			}
+	if *byMove && depth > 0 {
+		if total, err = divide(ctx, pos, depth, func(m env.Move, n uint64) {
 			fmt.Fprintf(stdout, "%s: %d\n", pos.UCI(m), n)
-			total += n
+		}); err != nil {
+			return err
 		}
 		fmt.Fprintln(stdout)
 	} else if total, err = perft(ctx, pos, depth); err != nil {
@@ -81,6 +74,13 @@ func perft(ctx context.Context, pos *env.Position, depth int) (uint64, error) {
 	if depth <= perftChunk {
 		return pos.Perft(depth), nil
 	}
+	return divide(ctx, pos, depth, nil)
+}
+
+// divide counts as perft does below each legal move of pos (depth ≥ 1),
+// calling each, if not nil, with the move and its count (pos is as given
+// again then), and returns the total.
+func divide(ctx context.Context, pos *env.Position, depth int, each func(m env.Move, n uint64)) (uint64, error) {
 	var ml env.MoveList
 	pos.LegalMoves(&ml)
 	var total uint64
@@ -90,6 +90,9 @@ func perft(ctx context.Context, pos *env.Position, depth int) (uint64, error) {
 		pos.UnmakeMove()
 		if err != nil {
 			return 0, err
+		}
+		if each != nil {
+			each(m, n)
 		}
 		total += n
 	}

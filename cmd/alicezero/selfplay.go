@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/configs"
+	"github.com/alicezero/alicezero/internal/progress"
 	"github.com/alicezero/alicezero/internal/runs"
 	"github.com/alicezero/alicezero/internal/sleep"
 	"github.com/alicezero/alicezero/train"
@@ -65,10 +66,11 @@ func runSelfPlay(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		return err
 	}
 	o := train.WorkerOptions{Worker: worker, ShardGames: *shardGames, Games: *games, Threads: *threads, Out: stdout}
-	if !*quiet {
-		o.Progress = terminal(stderr)
-	} else {
+	switch {
+	case *quiet:
 		o.ProgressEvery = 1<<63 - 1
+	case progress.IsTerminal(stderr):
+		o.Progress = stderr // bars; else plain progress lines
 	}
 	configSet := flagSet(fs, "config")
 	if *out != "" {
@@ -244,8 +246,8 @@ func runLearn(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return errors.New("--max-stale 0 would drop every shard not played by the newest network; use 1 or more, or -1 to keep all")
 	}
 	o := train.LearnOptions{RunsDir: *runsDir, Name: *name, Once: *once, Poll: *poll, MaxStale: *maxStale, Out: stdout}
-	if !*quiet {
-		o.Progress = terminal(stderr)
+	if !*quiet && progress.IsTerminal(stderr) {
+		o.Progress = stderr // bars; else plain progress lines
 	}
 	switch {
 	case *data != "":

@@ -15,6 +15,7 @@ import (
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/runs"
+	"github.com/alicezero/alicezero/internal/syncbuf"
 	"github.com/alicezero/alicezero/model"
 )
 
@@ -143,7 +144,7 @@ func TestFollowingWorkerStartedBeforeTheLearner(t *testing.T) {
 	defer cancel()
 	type command struct {
 		name string
-		out  syncBuf
+		out  syncbuf.Buffer
 		code chan int
 	}
 	start := func(name string, args ...string) *command {

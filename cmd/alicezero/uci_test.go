@@ -2,16 +2,15 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"io"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/syncbuf"
 	"github.com/alicezero/alicezero/model"
 )
 
@@ -22,24 +21,7 @@ type protoSession struct {
 	in     *io.PipeWriter
 	lines  chan string
 	code   chan int
-	stderr *syncBuffer
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	stderr *syncbuf.Buffer
 }
 
 const protoTimeout = 20 * time.Second
@@ -48,7 +30,7 @@ func startSession(t *testing.T, args ...string) *protoSession {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	s := &protoSession{t: t, in: inW, lines: make(chan string, 1024), code: make(chan int, 1), stderr: &syncBuffer{}}
+	s := &protoSession{t: t, in: inW, lines: make(chan string, 1024), code: make(chan int, 1), stderr: &syncbuf.Buffer{}}
 	go func() {
 		code := run(context.Background(), args, inR, outW, s.stderr)
 		_ = outW.Close()

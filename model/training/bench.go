@@ -38,33 +38,6 @@ func MeasureInference(cfg model.Config, batch int, d time.Duration) (fastPosPerS
 	return fastPosPerS, rate * float64(batch), nil
 }
 
-// MeasureTraining times training steps of tc (its BatchSize; zero fields
-// of a zero TrainConfig mean DefaultTrainConfig) on random data for about
-// d, and returns positions per second.
-func MeasureTraining(cfg model.Config, tc TrainConfig, d time.Duration) (posPerS float64, err error) {
-	if tc.BatchSize == 0 && tc.Optimizer == "" {
-		tc = DefaultTrainConfig()
-	}
-	w, err := model.NewWeights(cfg, 1)
-	if err != nil {
-		return 0, err
-	}
-	t, err := NewTrainer(w, tc)
-	if err != nil {
-		return 0, err
-	}
-	defer t.Close()
-	planes, pol, mask, wdl := bench.SyntheticBatch(tc.BatchSize, 2)
-	rate, err := bench.TimeLoop(d, func() error {
-		_, err := t.Step(planes, pol, mask, wdl)
-		return err
-	})
-	if err != nil {
-		return 0, fmt.Errorf("model: measure training: %w", err)
-	}
-	return rate * float64(tc.BatchSize), nil
-}
-
 // Speeds are the figures MeasureSpeeds takes side by side, in positions per
 // second.
 type Speeds struct {

@@ -24,7 +24,7 @@ func BenchmarkInference(b *testing.B) {
 	for _, impl := range []string{"fast", "gorgonia"} {
 		for _, batch := range []int{1, 16, 64, 256} {
 			b.Run(fmt.Sprintf("%s/batch=%d", impl, batch), func(b *testing.B) {
-				var ev model.Evaluator
+				var ev evaluator
 				switch impl {
 				case "fast":
 					f, err := model.NewFastEvaluator(w, model.FastOptions{})
@@ -103,10 +103,6 @@ func TestMeasure(t *testing.T) {
 	}
 	tc := DefaultTrainConfig()
 	tc.BatchSize = 8
-	rate, err := MeasureTraining(cfg, tc, 20*time.Millisecond)
-	if err != nil || rate <= 0 {
-		t.Fatalf("MeasureTraining: %v %v", rate, err)
-	}
 	if _, _, err := MeasureInference(cfg, 0, time.Millisecond); err == nil {
 		t.Error("batch 0 accepted")
 	}
@@ -114,5 +110,5 @@ func TestMeasure(t *testing.T) {
 	if err != nil || sp.Fast <= 0 || sp.FastB16 <= 0 || sp.Fast1Core <= 0 || sp.Train <= 0 {
 		t.Fatalf("MeasureSpeeds: %+v %v", sp, err)
 	}
-	t.Logf("tiny: fast %.0f pos/s, gorgonia %.0f pos/s, training %.0f pos/s", fast, graph, rate)
+	t.Logf("tiny: fast %.0f pos/s, gorgonia %.0f pos/s, training %.0f pos/s", fast, graph, sp.Train)
 }

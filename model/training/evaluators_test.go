@@ -136,14 +136,25 @@ func TestSetWeights(t *testing.T) {
 	}
 }
 
+// evaluator is what the search asks of an evaluator (mcts.Evaluator),
+// which both evaluators have, and Close.
+type evaluator interface {
+	Evaluate(planes []float32, n int, policy, wdl []float32) error
+	Close() error
+}
+
 func TestEvaluateArgs(t *testing.T) {
 	w := modeltest.MustWeights(t, modeltest.MustPreset(t, "tiny"), 1)
-	fev, _ := model.NewFastEvaluator(w, model.FastOptions{})
-	gev, _ := NewGraphEvaluator(w, 1)
-	for name, ev := range map[string]interface {
-		model.Evaluator
-		Close() error
-	}{"fast": fev, "graph": gev} {
+	fev, err := model.NewFastEvaluator(w, model.FastOptions{})
+	if err != nil {
+		t.Fatalf("NewFastEvaluator: %v", err)
+	}
+	gev, err := NewGraphEvaluator(w, 1)
+	if err != nil {
+		fev.Close()
+		t.Fatalf("NewGraphEvaluator: %v", err)
+	}
+	for name, ev := range map[string]evaluator{"fast": fev, "graph": gev} {
 		p, v := make([]float32, env.PolicySize), make([]float32, env.WDLSize)
 		planes := make([]float32, env.InputSize)
 		if err := ev.Evaluate(planes, 2, p, v); err == nil {

@@ -15,10 +15,6 @@ import (
 // defaultBuckets are the batch sizes GraphEvaluator builds graphs for.
 var defaultBuckets = []int{1, 16, 64, 256}
 
-// DefaultBuckets returns the batch sizes NewGraphEvaluator uses when given
-// none.
-func DefaultBuckets() []int { return slices.Clone(defaultBuckets) }
-
 // GraphEvaluator evaluates the network with gorgonia graphs, one per batch
 // size bucket; a batch is padded with zero planes up to the smallest bucket
 // that holds it (or split into chunks of the largest). It is the reference
@@ -51,7 +47,7 @@ type graphBucket struct {
 }
 
 // NewGraphEvaluator builds graphs over a copy of w for the given batch-size
-// buckets (DefaultBuckets if none).
+// buckets (defaultBuckets if none).
 func NewGraphEvaluator(w *model.Weights, buckets ...int) (*GraphEvaluator, error) {
 	if w == nil {
 		return nil, errors.New("model: graph evaluator: nil weights")
@@ -126,7 +122,8 @@ func (b *graphBucket) run(planes []float32, n int, policy, wdl []float32) (err e
 	return nil
 }
 
-// Evaluate implements Evaluator.
+// Evaluate runs the network on n positions, as FastEvaluator.Evaluate
+// does.
 func (e *GraphEvaluator) Evaluate(planes []float32, n int, policy, wdl []float32) error {
 	if err := e.w.Config().CheckEvaluateArgs(planes, n, policy, wdl); err != nil {
 		return err
@@ -170,15 +167,6 @@ func (e *GraphEvaluator) SetWeights(w *model.Weights) error {
 
 // Config returns the architecture evaluated.
 func (e *GraphEvaluator) Config() model.Config { return e.w.Config() }
-
-// Buckets returns the batch sizes graphs were built for.
-func (e *GraphEvaluator) Buckets() []int {
-	s := make([]int, len(e.buckets))
-	for i, b := range e.buckets {
-		s[i] = b.size
-	}
-	return s
-}
 
 // Close releases the graphs. Evaluate fails afterwards.
 func (e *GraphEvaluator) Close() error {

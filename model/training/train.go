@@ -115,7 +115,7 @@ type Losses struct {
 	Value         float64 // cross-entropy of the WDL head against the game result
 	L2            float64 // c·Σw² before the step
 	Total         float64
-	LR            float64 // learning rate used (0 for Loss, which takes no step)
+	LR            float64 // learning rate used (0 for Gradients, which takes no step)
 	// GradNorm is the global norm of the loss gradient, L2 excluded, before
 	// any clipping.
 	GradNorm float64
@@ -363,14 +363,6 @@ func (t *Trainer) Step(planes, policyTarget, legalMask, wdlTarget []float32) (Lo
 	return l, nil
 }
 
-// Loss computes the losses on one batch without changing anything (for
-// validation). It costs as much as a Step.
-func (t *Trainer) Loss(planes, policyTarget, legalMask, wdlTarget []float32) (Losses, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.forwardBackward(planes, policyTarget, legalMask, wdlTarget)
-}
-
 // Gradients computes the loss gradient (L2 excluded) on one batch and
 // returns a copy, in Weights.Params() order. For tests and diagnostics.
 func (t *Trainer) Gradients(planes, policyTarget, legalMask, wdlTarget []float32) ([][]float32, Losses, error) {
@@ -602,13 +594,6 @@ func (t *Trainer) Steps() int64 {
 	return t.opt.step
 }
 
-// NextLR returns the learning rate the next Step will use.
-func (t *Trainer) NextLR() float64 {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.tc.LR.At(t.opt.step)
-}
-
 // Weights returns the weights being trained (not a copy).
 func (t *Trainer) Weights() *model.Weights { return t.w }
 
@@ -620,17 +605,6 @@ func (t *Trainer) OptimizerState() *model.OptimizerState {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.opt.state(t.w)
-}
-
-// SetOptimizerState restores a state taken from a trainer of the same
-// optimiser kind and architecture (e.g. from a checkpoint).
-func (t *Trainer) SetOptimizerState(s *model.OptimizerState) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if s == nil {
-		return errors.New("model: nil optimizer state")
-	}
-	return t.opt.restore(s, t.w)
 }
 
 // Close releases the graphs. Step fails afterwards.

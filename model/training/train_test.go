@@ -394,8 +394,8 @@ func TestPolicyLossIgnoresIllegalLogits(t *testing.T) {
 }
 
 // TestPolicyKL: the policy loss minus the target's entropy (the KL
-// divergence) is never negative, and it is zero when the target is the
-// network's own softmax over the legal moves.
+// divergence) that Step reports is never negative, and it is zero when
+// the target is the network's own softmax over the legal moves.
 func TestPolicyKL(t *testing.T) {
 	const n = 5
 	w, tr := tinyTrainer(t, n, 19)
@@ -403,7 +403,7 @@ func TestPolicyKL(t *testing.T) {
 	for range 5 {
 		planes := modeltest.RandomPlanes(rng, n)
 		pol, mask, wdl := randomTargets(rng, n)
-		l, err := tr.Loss(planes, pol, mask, wdl)
+		l, err := tr.Step(planes, pol, mask, wdl)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -436,7 +436,7 @@ func TestPolicyKL(t *testing.T) {
 			}
 		}
 	}
-	l, err := tr.Loss(planes, pol, mask, wdl)
+	l, err := tr.Step(planes, pol, mask, wdl) // its losses are those of the weights before the step
 	if err != nil {
 		t.Fatal(err)
 	}

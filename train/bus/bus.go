@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/alicezero/alicezero/train/replay"
@@ -93,32 +92,3 @@ type NetworkFetcher interface {
 
 // ErrNoNetwork means the learner has published no network yet.
 var ErrNoNetwork = errors.New("bus: no network published yet")
-
-// ValidWorker checks a worker's name: 1 to 64 letters, digits, '_', '.'
-// and '-', starting with a letter or digit, so that it is safe in file
-// names, message headers and subjects.
-func ValidWorker(name string) error {
-	if !validWorker(name) {
-		return fmt.Errorf("bus: worker name %q: use 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit", name)
-	}
-	return nil
-}
-
-// validWorker is ^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$ written out: a
-// package-level regexp costs every process ~860 allocations at start-up.
-// All accepted characters are ASCII, so bytes count characters.
-func validWorker(name string) bool {
-	if len(name) == 0 || len(name) > 64 || !alnum(name[0]) {
-		return false
-	}
-	for i := 1; i < len(name); i++ {
-		if c := name[i]; !alnum(c) && c != '_' && c != '.' && c != '-' {
-			return false
-		}
-	}
-	return true
-}
-
-func alnum(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
-}

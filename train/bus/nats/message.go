@@ -1,6 +1,7 @@
 package nats
 
 import (
+	"encoding/hex"
 	"fmt"
 	"strconv"
 
@@ -19,20 +20,16 @@ const (
 	hdrPlayMs  = "Alice-Play-Ms"
 )
 
-// validSession checks a worker's session: 16 lowercase hex digits drawn
-// when it starts, so the same worker name restarted is a new session,
-// numbering from 1 again. (Written out: a package-level regexp costs every
-// process allocations at start-up.)
+// sessionBytes is the size of a session id.
+const sessionBytes = 8
+
+// validSession checks a worker's session: 8 random bytes drawn when it
+// starts, as 16 lowercase hex digits (hex.EncodeToString), so the same
+// worker name restarted is a new session, numbering from 1 again. An id,
+// not a name: it is valid if it reads back as it was written.
 func validSession(s string) bool {
-	if len(s) != 16 {
-		return false
-	}
-	for i := range len(s) {
-		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
+	b, err := hex.DecodeString(s)
+	return err == nil && len(b) == sessionBytes && hex.EncodeToString(b) == s
 }
 
 // maxGames bounds the games one message may claim, so that a forged header

@@ -14,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/alicezero/alicezero/internal/sleep"
+	"github.com/alicezero/alicezero/train/bus"
 )
 
 // Names are the JetStream names a run uses on its server.
@@ -31,13 +32,12 @@ const (
 	consumerName = "learner"
 )
 
-// NamesFor returns the names of run; characters NATS does not allow in
-// names become '_', one for each character (each byte of invalid UTF-8).
+// NamesFor returns the names of run: each character a worker name may
+// not hold (bus.NameChar), and '.', which separates a subject's tokens,
+// becomes '_' (each byte of invalid UTF-8 too).
 func NamesFor(run string) Names {
-	// A loop, not a package-level regexp, which would cost every process
-	// allocations at start-up.
 	safe := strings.Map(func(r rune) rune {
-		if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_' || r == '-' {
+		if r != '.' && bus.NameChar(r) {
 			return r
 		}
 		return '_'

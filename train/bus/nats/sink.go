@@ -53,7 +53,7 @@ func NewSink(ctx context.Context, nc *nats.Conn, names Names, worker string, out
 	if m := int(stream.CachedInfo().Config.MaxMsgSize); m > 0 {
 		limit = min(limit, m)
 	}
-	var sid [8]byte
+	var sid [sessionBytes]byte
 	if _, err := rand.Read(sid[:]); err != nil {
 		return nil, err
 	}

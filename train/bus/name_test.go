@@ -5,12 +5,19 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
-// workerRule is the rule ValidWorker implements by hand, kept here to
-// check that the two agree.
-var workerRule = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
+// The rules NameChar and ValidWorker implement by hand, as regular
+// expressions: the oracle they are checked against.
+var (
+	charRule   = regexp.MustCompile(`^[A-Za-z0-9_.-]$`)
+	workerRule = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
+)
 
+// TestValidWorker checks the name rule on a table of names at its edges,
+// the table against the oracle, then the hand-written check against the
+// oracle on random names near the edges.
 func TestValidWorker(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -51,12 +58,18 @@ func TestValidWorker(t *testing.T) {
 			t.Errorf("the table is wrong about %q", tc.name)
 		}
 	}
-}
 
-// TestValidWorkerMatchesRule compares the hand-written check with the
-// regular expression on random names near the rule's edges.
-func TestValidWorkerMatchesRule(t *testing.T) {
 	const alphabet = "aZ09_.-/ \n\x00é\xff"
+	for r := range rune(utf8.RuneSelf + 1) {
+		if got, want := NameChar(r), charRule.MatchString(string(r)); got != want {
+			t.Fatalf("NameChar(%q) = %v, the rule says %v", r, got, want)
+		}
+	}
+	for _, r := range "é\ufffdΩ" {
+		if NameChar(r) {
+			t.Fatalf("NameChar(%q) = true", r)
+		}
+	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	var b strings.Builder
 	for range 20000 {

@@ -2,18 +2,11 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
-	"unicode/utf8"
-
-	"golang.org/x/term"
 
 	"github.com/alicezero/alicezero/train"
 	natsbus "github.com/alicezero/alicezero/train/bus/nats"
@@ -87,68 +80,4 @@ func natsLearnBus(l natsLearner) func(context.Context, string) (*train.LearnBus,
 		}
 		return &train.LearnBus{Source: src, Networks: nets, Close: closeAll}, nil
 	}
-}
-
-// defaultWorkerName is HOST-PID, made a valid worker name.
-func defaultWorkerName() string {
-	host, err := os.Hostname()
-	if err != nil || host == "" {
-		host = "worker"
-	}
-	host = replaceUnsafe(host)
-	if len(host) > 40 {
-		host = host[:40]
-	}
-	if host[0] == '-' || host[0] == '.' || host[0] == '_' {
-		host = "w" + host
-	}
-	return fmt.Sprintf("%s-%d", host, os.Getpid())
-}
-
-// replaceUnsafe replaces each run of characters outside [A-Za-z0-9_.-] by
-// one '-' (by hand rather than a package-level regexp, which every process
-// would compile at start).
-func replaceUnsafe(s string) string {
-	var b strings.Builder
-	unsafe := false
-	for _, r := range s {
-		if r < utf8.RuneSelf && (r == '_' || r == '.' || r == '-' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') {
-			b.WriteRune(r)
-			unsafe = false
-			continue
-		}
-		if !unsafe {
-			b.WriteByte('-')
-		}
-		unsafe = true
-	}
-	return b.String()
-}
-
-// randomSeed draws a seed, so that workers started alike play different
-// games.
-func randomSeed() uint64 {
-	var b [8]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return 0
-	}
-	return binary.LittleEndian.Uint64(b[:]) >> 1 // fits --seed's int64
-}
-
-// terminal returns w if it is a terminal (progress bars), else nil (plain
-// progress lines).
-func terminal(w io.Writer) io.Writer {
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		return w
-	}
-	return nil
-}
-
-// quietCancel turns an interruption into the error main reports as exit
-// 130 without a message.
-func quietCancel(ctx context.Context, err error) error {
-	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
-		return ctx.Err()
-	}
-	return err
 }
