@@ -51,10 +51,11 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return err
 	}
 	defer e.Close()
+	var start *env.Position
 	if *fen != "" {
-		if err := e.SetPosition(*fen, nil); err != nil {
-			return fmt.Errorf("--fen: %w", err)
+		if start, err = env.ParseFEN(*fen, e.Options().Variant); err != nil {
+			return fmt.Errorf("--fen: position: %w", err)
 		}
 	}
-	return interrupted(ctx, console.Run(ctx, e, stdin, stdout, console.Options{User: user, ASCII: *ascii, Limits: clock.Limits{MoveTime: *movetime}}))
+	return interrupted(ctx, console.Run(ctx, e, stdin, stdout, console.Options{User: user, ASCII: *ascii, Limits: clock.Limits{MoveTime: *movetime}, Start: start}))
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/sourcegraph/conc"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/internal/sleep"
 )
 
@@ -368,13 +369,13 @@ func hasLegalMove(p *env.Position) bool {
 // and replaced by the first legal move. It reports false when ctx ended.
 func (g *game) choose(ctx context.Context, st *setup, pos *env.Position, moves []string, snap snapshot) (choice, bool) {
 	left, inc := snap.state.Clock(st.colour)
-	clock := g.b.cfg.Clock
-	budget := clock.Budget(len(moves), left, inc, time.Since(snap.at))
+	clk := g.b.cfg.Clock
+	budget := clk.Budget(len(moves), left, inc, time.Since(snap.at))
 	// The search gets its budget; the context ends a little later, out of
 	// the overhead kept for the move's trip, in case it overruns.
-	tctx, cancel := context.WithTimeout(ctx, budget+clock.overhead()/2)
+	tctx, cancel := context.WithTimeout(ctx, budget+clk.overhead()/2)
 	start := time.Now()
-	reply, err := g.b.search(tctx, st.variant, st.startFEN, moves, budget)
+	reply, err := g.b.search(tctx, pos, clock.Limits{MoveTime: budget})
 	cancel()
 	took := time.Since(start)
 	if ctx.Err() != nil {
@@ -411,13 +412,7 @@ func (g *game) finish(st *setup, moves []string, aborted bool) {
 		g.log.Error("pychess: cannot record the game", "err", err)
 		return
 	}
-	pg := env.NewGame(st.variant)
-	pg.StartFEN = st.startFEN
-	pg.Moves = make([]env.Move, pos.Ply())
-	for q, i := pos.Clone(), pos.Ply()-1; i >= 0; i-- {
-		pg.Moves[i] = q.LastMove()
-		q.UnmakeMove()
-	}
+	pg := env.GameOf(pos)
 	status := pos.Status()
 	pg.Result = pos.Outcome(status)
 	pg.SetTag("Event", "pychess.org game")
