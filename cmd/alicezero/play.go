@@ -14,7 +14,7 @@ import (
 func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("play", "", stderr)
 	ef := addEngineFlags(fs, "the engine's visits per move")
-	movetime := fs.Duration("movetime", 0, "the engine's time per move, e.g. 2s (default: a visit budget)")
+	movetime := clock.TimeFlag(fs, "movetime", 0, "the engine's `time` per move: seconds (0.5) or a duration (2s) (default: a visit budget)")
 	colour := fs.String("colour", "white", "your side: white or black")
 	fs.StringVar(colour, "color", "white", "same as --colour")
 	variant := fs.String("variant", env.Alice.Name, "rule set: "+variantNames+" (default: the one --weights were trained for, else alice)")
@@ -42,9 +42,6 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	v, err := ef.variant(fs, *variant)
 	if err != nil {
 		return err
-	}
-	if *movetime < 0 {
-		return fmt.Errorf("--movetime: must not be negative, got %v", *movetime)
 	}
 	e, err := ef.newEngine(v)
 	if err != nil {

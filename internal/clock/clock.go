@@ -21,6 +21,10 @@
 //   - XBoard's "level MPS BASE INC" (base in minutes or MINUTES:SECONDS):
 //     ParseLevel; its st is seconds, read by ParseTime.
 //
+// A single time is read by ParseTime, bare numbers in the caller's unit:
+// XBoard's st, an arena player's movetime=, and every command's time
+// flag (TimeFlag: --movetime 0.5 or 500ms), all in seconds.
+//
 // UCI's go wtime/btime/winc/binc (whole milliseconds) and XBoard's
 // time/otim (whole centiseconds) are clock readings, not time controls:
 // their protocol packages read them. Control.PGN writes the one PGN
