@@ -82,7 +82,7 @@ func runPychess(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		if cfg.MaxTC, err = pychess.ParseTimeControl(*maxTC); err != nil {
 			return fmt.Errorf("--max-tc: %w", err)
 		}
-		if cfg.MaxTC.Estimate() < cfg.MinTC.Estimate() {
+		if pychess.Estimate(cfg.MaxTC) < pychess.Estimate(cfg.MinTC) {
 			return fmt.Errorf("--max-tc %s is faster than --min-tc %s: the slowest time control accepted must be at least the fastest (pychess compares base + 40 increments, MINUTES+SECONDS)", *maxTC, *minTC)
 		}
 	}
