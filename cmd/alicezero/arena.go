@@ -113,13 +113,11 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return err
 	}
 	if *tc != "" {
-		c, err := arena.ParseClock(*tc)
-		if err != nil {
+		if cfg.TimeControl, err = arena.ParseClock(*tc); err != nil {
 			return fmt.Errorf("--tc: %w", err)
 		}
-		cfg.TimeControl = c.Limits()
 	}
-	cfg.TimeControl.Nodes, cfg.TimeControl.MoveTime, cfg.TimeControl.Overhead = *nodes, *movetime, *overhead
+	cfg.Nodes, cfg.MoveTime, cfg.Overhead = *nodes, *movetime, *overhead
 	if *drawFlag != "" {
 		d, err := arena.ParseDrawRule(*drawFlag)
 		if err != nil {

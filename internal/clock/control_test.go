@@ -176,11 +176,8 @@ func TestFormat(t *testing.T) {
 	}
 }
 
-func TestControlLimits(t *testing.T) {
+func TestControlMovesToGo(t *testing.T) {
 	c := Control{Base: time.Minute, Inc: time.Second, Moves: 40}
-	if got, want := c.Limits(), (Limits{WTime: time.Minute, BTime: time.Minute, WInc: time.Second, BInc: time.Second, MovesToGo: 40}); got != want {
-		t.Errorf("limits %+v, want %+v", got, want)
-	}
 	for played, want := range map[int]int{0: 40, 1: 39, 39: 1, 40: 40, 81: 39} {
 		if got := c.MovesToGo(played); got != want {
 			t.Errorf("after %d moves: %d to go, want %d", played, got, want)
