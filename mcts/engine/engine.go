@@ -216,10 +216,10 @@ type Engine struct {
 	ab *alphabeta.Searcher
 }
 
-// New returns an engine of opts, its network
-// loaded: a missing, damaged or foreign network is an error here, where a
-// command can report it before it starts (later changes of Weights fall
-// back to the plain search instead, see Ready).
+// New returns an engine of opts, its network loaded: a missing, damaged
+// or foreign network is an error here, where a command can report it
+// before it starts (later changes of Weights fall back to the plain
+// search instead, see Ready).
 func New(opts Options) (*Engine, error) {
 	opts = opts.withDefaults()
 	if err := opts.validate(); err != nil {
@@ -441,13 +441,13 @@ func (e *Engine) position(game *env.Game) (*env.Position, error) {
 }
 
 // Go searches the position game reaches within lim and returns the
-// search's result. The game's moves count for repetitions, and a game that
-// continues the one searched last (the same set-up position, more moves)
-// keeps the tree's subtree of the moves since, or the alpha-beta's table;
-// a game with an illegal move, or of another variant, is an error, and
-// nothing is searched. progress.Report, if set, receives progress reports (from the
-// search's goroutines, never concurrently with itself) every
-// progress.Interval and once at the end. lim.Overhead, if zero, takes
+// search's result. The game's moves count for repetitions, and a game
+// that continues the one searched last (the same set-up position, more
+// moves) keeps the tree's subtree of the moves since, or the alpha-beta's
+// table; a game with an illegal move, or of another variant, is an error,
+// and nothing is searched. progress.Report, if set, receives progress
+// reports (from the search's goroutines, never concurrently with itself)
+// every progress.Interval and once at the end. lim.Overhead, if zero, takes
 // Options.MoveOverhead; with no limit at all the search runs
 // Options.Visits visits.
 //
