@@ -35,6 +35,23 @@ func NewGame(v Variant) *Game {
 	return &Game{Variant: v, StartFEN: v.StartFEN()}
 }
 
+// GameOf returns the game that led to pos: the position before pos's
+// history, its set-up position, as StartFEN, and the moves played since,
+// in order. The result is left to the caller (NoResult): a game in
+// progress has none, and a front end may know an ending the rules do not
+// (a resignation, a flag). It is the one place that unwinds a position's
+// history: front ends keep a position and hand its game to an engine or a
+// PGN writer.
+func GameOf(pos *Position) *Game {
+	q := pos.Clone()
+	moves := make([]Move, q.Ply())
+	for i := len(moves) - 1; i >= 0; i-- {
+		moves[i] = q.LastMove()
+		q.UnmakeMove()
+	}
+	return &Game{Variant: pos.Variant(), StartFEN: q.FEN(), Moves: moves}
+}
+
 // Tag returns the value of the tag named name (case-sensitive, as PGN
 // tag names are), or "" when the game has none.
 func (g *Game) Tag(name string) string {

@@ -493,3 +493,61 @@ func BenchmarkReadPGN(b *testing.B) {
 		}
 	}
 }
+
+// GameOf unwinds a position to its set-up position and the moves since,
+// in every variant and from a set-up position that is not the start;
+// replaying the game gives the position back, history and all, and pos is
+// left as it was.
+func TestGameOf(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 32))
+	play := func(p *Position, n int) []Move {
+		var played []Move
+		var ml MoveList
+		for range n {
+			p.LegalMoves(&ml)
+			if ml.N == 0 {
+				break
+			}
+			m := ml.Moves[rng.IntN(ml.N)]
+			played = append(played, m)
+			p.MakeMove(m)
+		}
+		return played
+	}
+	for _, v := range Variants() {
+		for _, tc := range []struct {
+			name  string
+			setup int // plies played before the position is set up by FEN
+			plies int
+		}{
+			{"start, no moves", 0, 0},
+			{"start", 0, 16},
+			{"set up mid-game", 9, 12},
+		} {
+			start := NewPosition(v)
+			play(start, tc.setup)
+			pos, err := ParseFEN(start.FEN(), v)
+			if err != nil {
+				t.Fatalf("%s %s: %v", v.Name, tc.name, err)
+			}
+			setUp := pos.FEN()
+			moves := play(pos, tc.plies)
+			fen, ply := pos.FEN(), pos.Ply()
+			g := GameOf(pos)
+			if pos.FEN() != fen || pos.Ply() != ply {
+				t.Fatalf("%s %s: GameOf changed the position", v.Name, tc.name)
+			}
+			if g.Variant != v || g.StartFEN != setUp || !slices.Equal(g.Moves, moves) || g.Result != NoResult {
+				t.Errorf("%s %s: game %s %v %q %v, want %s %q %v", v.Name, tc.name, g.Variant.Name, g.Result, g.StartFEN, ucis(g.Moves), v.Name, setUp, ucis(moves))
+				continue
+			}
+			back, err := g.FinalPosition()
+			if err != nil {
+				t.Fatalf("%s %s: replaying: %v", v.Name, tc.name, err)
+			}
+			if back.FEN() != fen || back.Ply() != ply || back.Hash() != pos.Hash() || back.Repetitions() != pos.Repetitions() {
+				t.Errorf("%s %s: replayed to %s (ply %d), want %s (ply %d)", v.Name, tc.name, back.FEN(), back.Ply(), fen, ply)
+			}
+		}
+	}
+}

@@ -330,15 +330,12 @@ func (t *Tree) SetPosition(pos *env.Position) error {
 	}
 	k := pos.Ply() - t.root.Ply()
 	if t.cfg.ReuseTree && k >= 0 && k <= 32 && pos.Variant() == t.root.Variant() {
-		q := pos.Clone()
-		moves := make([]env.Move, k)
-		for i := k - 1; i >= 0; i-- {
-			moves[i] = q.LastMove()
-			q.UnmakeMove()
-		}
-		if q.Hash() == t.root.Hash() && q.HalfmoveClock() == t.root.HalfmoveClock() &&
-			q.Repetitions() == t.root.Repetitions() && q.FEN() == t.root.FEN() {
-			for _, m := range moves {
+		// pos continues the root's game when both were set up from the
+		// same position and the root's moves begin pos's: the root is
+		// then pos as it stood k moves ago, history and all.
+		g, r := env.GameOf(pos), env.GameOf(t.root)
+		if g.StartFEN == r.StartFEN && slices.Equal(g.Moves[:len(r.Moves)], r.Moves) {
+			for _, m := range g.Moves[len(r.Moves):] {
 				if err := t.Advance(m); err != nil {
 					return err
 				}

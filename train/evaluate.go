@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/internal/player"
 	"github.com/alicezero/alicezero/internal/runs"
 	"github.com/alicezero/alicezero/internal/seed"
@@ -61,7 +60,7 @@ func (r *runner) evaluate(ctx context.Context, it int) (*runs.EvalMetrics, error
 		Games:       e.Games,
 		Openings:    openings,
 		Concurrency: 2,
-		TimeControl: clock.Limits{Nodes: int64(e.Simulations)},
+		Nodes:       int64(e.Simulations),
 		PlyCap:      e.PlyCap,
 		Variant:     r.variant,
 		Seed:        seed.Derive(r.cfg.Seed, "evaluate", uint64(it), uint64(0)),

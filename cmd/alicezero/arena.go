@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/internal/player"
 	"github.com/alicezero/alicezero/mcts/engine"
 	"github.com/alicezero/alicezero/train/arena"
@@ -48,7 +49,7 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	games := fs.Int("games", 10, "games per pairing, rounded up to even (each opening with both colours)")
 	openingsPath := fs.String("openings", "", "opening file: EPD/FEN lines or PGN (default: the built-in balanced set)")
 	concurrency := fs.Int("concurrency", runtime.GOMAXPROCS(0), "games played at once")
-	movetime := fs.Duration("movetime", 0, "time per move, e.g. 100ms")
+	movetime := clock.TimeFlag(fs, "movetime", 0, "`time` per move: seconds (0.5) or a duration (100ms)")
 	nodes := fs.Int64("nodes", 0, "nodes per move (a tree search's visits, an alpha-beta's nodes)")
 	tc := fs.String("tc", "", "per-game clock BASE+INC, e.g. 10s+0.1s, 3m+2s or 180+2 (bare numbers: seconds, as PGN); running out loses")
 	plies := fs.Int("plies", 400, "ply cap: a game still going after it is an adjudicated draw (0: none)")
@@ -60,10 +61,10 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	seed := fs.Uint64("seed", 0, "seed of the players' randomness (random movers, ab noise and tie-breaks)")
 	variant := fs.String("variant", env.Alice.Name, "rule set: "+variantNames)
 	anchor := fs.String("anchor", "", "player rated 0 in the rating list (default: the first)")
-	margin := fs.Duration("timemargin", 200*time.Millisecond, "grace past a move time or clock before a loss on time")
-	overhead := fs.Duration("overhead", defaultArenaOverhead, "time every in-process player (net, ckpt, ab) keeps back from its move time or clock for its own delays, the same for all (0: each its own default); UCI engines keep their own Move Overhead")
-	moveTimeout := fs.Duration("movetimeout", 10*time.Minute, "longest a move may take when no move time or clock bounds it (0: no limit)")
-	startTimeout := fs.Duration("starttimeout", arena.DefaultStartTimeout, "how long an engine may take to answer uciok and readyok")
+	margin := clock.TimeFlag(fs, "timemargin", 200*time.Millisecond, "grace `time` past a move time or clock before a loss on time")
+	overhead := clock.TimeFlag(fs, "overhead", defaultArenaOverhead, "`time` every in-process player (net, ckpt, ab) keeps back from its move time or clock for its own delays, the same for all (0: each its own default); UCI engines keep their own Move Overhead")
+	moveTimeout := clock.TimeFlag(fs, "movetimeout", 10*time.Minute, "longest `time` a move may take when no move time or clock bounds it (0: no limit)")
+	startTimeout := clock.TimeFlag(fs, "starttimeout", arena.DefaultStartTimeout, "`time` an engine may take to answer uciok and readyok")
 	event := fs.String("event", "", "PGN Event tag (default \"AliceZero arena\")")
 	progress := fs.Bool("progress", true, "show a progress bar on stderr")
 	fs.Usage = func() {
@@ -87,19 +88,8 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if len(players) < 2 {
 		return usageError(fs, "want at least two players, got %d", len(players))
 	}
-	if *overhead < 0 {
-		return usageError(fs, "--overhead must not be negative, got %v", *overhead)
-	}
 	if err := checkArenaNumbers(*games, *concurrency, *plies, *nodes); err != nil {
 		return err
-	}
-	for _, d := range []struct {
-		flag string
-		v    time.Duration
-	}{{"--movetime", *movetime}, {"--timemargin", *margin}, {"--movetimeout", *moveTimeout}, {"--starttimeout", *startTimeout}} {
-		if d.v < 0 {
-			return fmt.Errorf("%s %v: must not be negative", d.flag, d.v)
-		}
 	}
 
 	cfg := arena.Config{
@@ -123,13 +113,11 @@ func runArena(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return err
 	}
 	if *tc != "" {
-		c, err := arena.ParseClock(*tc)
-		if err != nil {
+		if cfg.TimeControl, err = arena.ParseClock(*tc); err != nil {
 			return fmt.Errorf("--tc: %w", err)
 		}
-		cfg.TimeControl = c.Limits()
 	}
-	cfg.TimeControl.Nodes, cfg.TimeControl.MoveTime, cfg.TimeControl.Overhead = *nodes, *movetime, *overhead
+	cfg.Nodes, cfg.MoveTime, cfg.Overhead = *nodes, *movetime, *overhead
 	if *drawFlag != "" {
 		d, err := arena.ParseDrawRule(*drawFlag)
 		if err != nil {

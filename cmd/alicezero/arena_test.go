@@ -101,18 +101,19 @@ func TestArenaCommandBadInput(t *testing.T) {
 		{"increment without base", []string{"--tc", "0+1", "random", "ab"}, 1, `--tc: time control "0+1": an increment needs a base time`},
 		{"bad sprt", []string{"--sprt", "10,0,0.05,0.05", "random", "ab"}, 1, "--sprt 10,0,0.05,0.05: elo1 (0) must be greater than elo0 (10)"},
 		{"infinite sprt bound", []string{"--sprt", "-inf,10,0.05,0.05", "random", "ab"}, 1, `--sprt -inf,10,0.05,0.05: "-inf" is not a finite number`},
-		{"negative time margin", []string{"--timemargin", "-1s", "random", "ab"}, 1, "--timemargin -1s: must not be negative"},
+		{"negative time margin", []string{"--timemargin", "-1s", "random", "ab"}, 2, `invalid value "-1s" for flag -timemargin: time "-1s" is negative`},
 		{"no concurrency", []string{"--concurrency", "0", "random", "ab"}, 1, "--concurrency 0: want at least 1"},
 		{"negative concurrency", []string{"--concurrency", "-1", "random", "ab"}, 1, "--concurrency -1: want at least 1"},
 		{"no games", []string{"--games", "0", "random", "ab"}, 1, "--games 0: want at least 1"},
 		{"negative ply cap", []string{"--plies", "-1", "random", "ab"}, 1, "--plies -1: want a ply cap ≥ 0"},
 		{"negative nodes", []string{"--nodes", "-1", "random", "ab"}, 1, "--nodes -1: want a number of nodes ≥ 0"},
-		{"negative move time", []string{"--movetime", "-1s", "random", "ab"}, 1, "--movetime -1s: must not be negative"},
+		{"negative move time", []string{"--movetime", "-1s", "random", "ab"}, 2, `invalid value "-1s" for flag -movetime: time "-1s" is negative`},
+		{"move time neither seconds nor a duration", []string{"--movetime", "soon", "random", "ab"}, 2, `invalid value "soon" for flag -movetime: time "soon" is neither a number nor a duration`},
 		{"sprt with three", []string{"--sprt", "0,10,0.05,0.05", "random", "ab", "ab:depth=1"}, 1, "two players"},
 		{"bad format", []string{"--format", "swiss", "random", "ab"}, 1, "gauntlet or roundrobin"},
 		{"bad draw rule", []string{"--draw", "movecount=8", "random", "ab"}, 1, "draw adjudication"},
 		{"bad resign rule", []string{"--resign", "movecount=3,score=-5", "random", "ab"}, 1, "resign adjudication"},
-		{"negative overhead", []string{"--overhead", "-1ms", "random", "ab"}, 2, "--overhead must not be negative"},
+		{"negative overhead", []string{"--overhead", "-1ms", "random", "ab"}, 2, `invalid value "-1ms" for flag -overhead: time "-1ms" is negative`},
 		{"bad variant", []string{"--variant", "crazy", "random", "ab"}, 1, "unknown variant"},
 		{"node limit ab ignores", []string{"random", "ab:nodes=500"}, 1, `player "ab:nodes=500": nodes=500 would be ignored: ab searches to its depth`},
 		{"bad pgn path", []string{"--pgn", filepath.Join(dir, "no", "dir.pgn"), "random", "ab"}, 1, "no such file"},
@@ -140,6 +141,13 @@ func TestArenaCommandPerPlayerLimits(t *testing.T) {
 	_, errOut, code = runCLI(t, "", "arena", "--progress=false", "ab", "random:movetime=soon")
 	if code != 1 || !strings.Contains(errOut, `option movetime="soon"`) {
 		t.Errorf("exit %d, stderr:\n%s", code, errOut)
+	}
+	// The flags read times as the players' options do: bare seconds or
+	// durations.
+	out, errOut, code = runCLI(t, "", "arena", "--games", "2", "--plies", "6", "--progress=false", "--movetime", "0.05",
+		"--timemargin", "0.5", "--overhead", "5ms", "random", "ab:depth=1,movetime=0.05")
+	if code != 0 || !strings.Contains(out, "2 of 2 games played") {
+		t.Errorf("--movetime 0.05: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 }
 

@@ -333,13 +333,16 @@ func engineVisits(ctx context.Context, threads, cores int) (float64, error) {
 	var spent time.Duration
 	for _, line := range engineLines {
 		e.NewGame()
+		pos := env.NewPosition(env.Alice)
 		for _, san := range strings.Fields(line) {
-			if _, err := e.PlayText(san); err != nil {
+			m, err := pos.ParseMove(san)
+			if err != nil {
 				return 0, fmt.Errorf("engine line %q: %w", line, err)
 			}
+			pos.MakeMove(m)
 		}
 		t0 := time.Now()
-		res, err := e.Go(ctx, clock.Limits{MoveTime: time.Second}, mcts.Progress{})
+		res, err := e.Go(ctx, env.GameOf(pos), clock.Limits{MoveTime: time.Second}, mcts.Progress{})
 		if err != nil {
 			return 0, err
 		}
@@ -375,10 +378,9 @@ func measureTactics(o engine.Options) func(context.Context) (float64, error) {
 		finder := reference.NewMateFinder()
 		solved := 0
 		for _, t := range suite {
-			if err := e.SetPosition(t.Pos.FEN(), nil); err != nil {
-				return 0, fmt.Errorf("tactic %q: %w", t.ID, err)
-			}
-			res, err := e.Go(ctx, clock.Limits{MoveTime: tacticsMoveTime}, mcts.Progress{})
+			game := env.NewGame(t.Pos.Variant())
+			game.StartFEN = t.Pos.FEN()
+			res, err := e.Go(ctx, game, clock.Limits{MoveTime: tacticsMoveTime}, mcts.Progress{})
 			if err != nil {
 				return 0, fmt.Errorf("tactic %q: %w", t.ID, err)
 			}

@@ -14,7 +14,7 @@ import (
 func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("play", "", stderr)
 	ef := addEngineFlags(fs, "the engine's visits per move")
-	movetime := fs.Duration("movetime", 0, "the engine's time per move, e.g. 2s (default: a visit budget)")
+	movetime := clock.TimeFlag(fs, "movetime", 0, "the engine's `time` per move: seconds (0.5) or a duration (2s) (default: a visit budget)")
 	colour := fs.String("colour", "white", "your side: white or black")
 	fs.StringVar(colour, "color", "white", "same as --colour")
 	variant := fs.String("variant", env.Alice.Name, "rule set: "+variantNames+" (default: the one --weights were trained for, else alice)")
@@ -43,18 +43,16 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return err
 	}
-	if *movetime < 0 {
-		return fmt.Errorf("--movetime: must not be negative, got %v", *movetime)
-	}
 	e, err := ef.newEngine(v)
 	if err != nil {
 		return err
 	}
 	defer e.Close()
+	var start *env.Position
 	if *fen != "" {
-		if err := e.SetPosition(*fen, nil); err != nil {
-			return fmt.Errorf("--fen: %w", err)
+		if start, err = env.ParseFEN(*fen, e.Options().Variant); err != nil {
+			return fmt.Errorf("--fen: position: %w", err)
 		}
 	}
-	return interrupted(ctx, console.Run(ctx, e, stdin, stdout, console.Options{User: user, ASCII: *ascii, Limits: clock.Limits{MoveTime: *movetime}}))
+	return interrupted(ctx, console.Run(ctx, e, stdin, stdout, console.Options{User: user, ASCII: *ascii, Limits: clock.Limits{MoveTime: *movetime}, Start: start}))
 }

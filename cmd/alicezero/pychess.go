@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/alicezero/alicezero/cmd/alicezero/internal/pychess"
+	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/mcts/engine"
 )
 
@@ -28,7 +29,7 @@ func runPychess(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	pgnDir := fs.String("pgn-dir", "pychess-games", "folder for each finished game's PGN (\"\": keep none)")
 	visits := fs.Int("visits", 0, fmt.Sprintf("most visits per move (the alpha-beta searches as long: %d nodes a visit; 0: as many as the clock allows)", engine.NodesPerVisit))
 	threads := fs.Int("threads", 1, "search threads per game")
-	overhead := fs.Duration("move-overhead", pychess.DefaultOverhead, "time kept back per move for the trip to the server")
+	overhead := clock.TimeFlag(fs, "move-overhead", pychess.DefaultOverhead, "`time` kept back per move for the trip to the server: seconds (0.3) or a duration (300ms)")
 	upgrade := fs.Bool("upgrade", false, "make the account a BOT account and exit (only for an account that never played a game; cannot be undone)")
 	verbose := fs.Bool("v", false, "log every move")
 	fs.Usage = func() {
@@ -81,7 +82,7 @@ func runPychess(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		if cfg.MaxTC, err = pychess.ParseTimeControl(*maxTC); err != nil {
 			return fmt.Errorf("--max-tc: %w", err)
 		}
-		if cfg.MaxTC.Estimate() < cfg.MinTC.Estimate() {
+		if pychess.Estimate(cfg.MaxTC) < pychess.Estimate(cfg.MinTC) {
 			return fmt.Errorf("--max-tc %s is faster than --min-tc %s: the slowest time control accepted must be at least the fastest (pychess compares base + 40 increments, MINUTES+SECONDS)", *maxTC, *minTC)
 		}
 	}

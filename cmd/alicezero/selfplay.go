@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/configs"
+	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/internal/progress"
 	"github.com/alicezero/alicezero/internal/runs"
 	"github.com/alicezero/alicezero/internal/sleep"
@@ -206,13 +207,13 @@ func runLearn(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	tlsKey := fs.String("tls-key", "", "with --listen: PEM private key of --tls-cert")
 	tlsCA := fs.String("tls-ca", "", "with --bus: PEM file of the authority that signed the server's certificate")
 	maxStale := fs.Int("max-stale", train.DefaultMaxStale, "drop shards played by a network more than this many iterations old (-1: keep all)")
-	ackWait := fs.Duration("ack-wait", 30*time.Second, "with --listen or --bus: how soon a restarted learner gets again the shards its predecessor held")
+	ackWait := clock.TimeFlag(fs, "ack-wait", 30*time.Second, "with --listen or --bus: the `time` after which a restarted learner gets again the shards its predecessor held")
 	maxShardMB := fs.Int("max-shard-mb", natsbus.DefaultMaxShardBytes>>20, "with --listen or --bus: largest shard message accepted, in MiB (workers split larger shards)")
 	name := fs.String("run", "", "name of the run's folder (default: CONFIG-DATE-TIME)")
 	runsDir := fs.String("runs-dir", runs.DefaultRunsDir, "folder that holds the runs")
 	resume := fs.String("resume", "", "continue the run `NAME`")
 	once := fs.Bool("once", false, "train on the shards there are, then stop (default: keep waiting for more)")
-	poll := fs.Duration("poll", 5*time.Second, "how long to wait for new shards at a time")
+	poll := clock.TimeFlag(fs, "poll", 5*time.Second, "`time` to wait for new shards at each look")
 	seed := fs.Int64("seed", -1, "seed of a new run (overrides the config)")
 	quiet := fs.Bool("quiet", false, "no progress bars")
 	if err := parseFlags(fs, args); err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/alicezero/alicezero/cmd/alicezero/internal/serve"
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/mcts/engine"
 )
 
@@ -29,7 +30,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	threads := fs.Int("threads", 1, "search threads of each search")
 	visits := fs.Int("visits", 400, fmt.Sprintf("visits of a search that sets no limit (the alpha-beta searches as long: %d nodes a visit)", engine.NodesPerVisit))
 	maxVisits := fs.Int("max-visits", 100000, "the most visits one search may ask for (the alpha-beta: as long a search)")
-	maxTime := fs.Duration("max-movetime", time.Minute, "the most time one search may ask for")
+	maxTime := clock.TimeFlag(fs, "max-movetime", time.Minute, "the most `time` one search may ask for: seconds (0.5) or a duration (500ms)")
 	sessions := fs.Int("sessions", 256, "visitors remembered at once (each with a game)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: alicezero serve [flags]\n\nServes a web page to play Alice Chess against the engine on both boards,\nanalyse positions, review PGN games and watch training runs, with its JSON\nAPI under /api/ (docs/API.md). Open the address it prints.\n\nFlags:\n")

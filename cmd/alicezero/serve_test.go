@@ -85,7 +85,7 @@ func TestServeEngine(t *testing.T) {
 			t.Errorf("%s: Network %q, search %s, variant %s", name, e.Network(), e.SearchKind(), e.Options().Variant.Name)
 		}
 		// The alpha-beta completes depth 1 whatever its limit.
-		res, err := e.Go(context.Background(), clock.Limits{Nodes: 20}, mcts.Progress{})
+		res, err := e.Go(context.Background(), env.NewGame(tc.v), clock.Limits{Nodes: 20}, mcts.Progress{})
 		if err != nil || res.Nodes < 20 || tc.search == engine.SearchMCTS && res.Nodes != 20 {
 			t.Errorf("%s: %d nodes, %v", name, res.Nodes, err)
 		}

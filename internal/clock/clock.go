@@ -1,9 +1,9 @@
 // Package clock holds the one description of how long a move may take —
 // a node budget, a fixed time, or the clocks of a timed game — and the one
 // time manager that turns it into the time to spend. The search, the
-// engine behind every protocol, the arena's players and its match
-// settings all use Limits, and the pychess bot feeds its server's clock
-// readings to Limits.Budget, so a time control means the same everywhere.
+// engine behind every protocol and the arena's players all use Limits,
+// and the pychess bot hands the engine its server's clock readings as
+// Limits, so a time control means the same everywhere.
 //
 //	lim := clock.Limits{WTime: time.Minute, BTime: time.Minute, WInc: time.Second, BInc: time.Second}
 //	budget := lim.Budget(env.White) // a 30th of the clock plus ¾ of the increment
@@ -20,6 +20,10 @@
 //     time_control.
 //   - XBoard's "level MPS BASE INC" (base in minutes or MINUTES:SECONDS):
 //     ParseLevel; its st is seconds, read by ParseTime.
+//
+// A single time is read by ParseTime, bare numbers in the caller's unit:
+// XBoard's st, an arena player's movetime=, and every command's time
+// flag (TimeFlag: --movetime 0.5 or 500ms), all in seconds.
 //
 // UCI's go wtime/btime/winc/binc (whole milliseconds) and XBoard's
 // time/otim (whole centiseconds) are clock readings, not time controls:
@@ -39,9 +43,9 @@ import (
 // Limits bound the search for one move. Zero fields do not limit; with
 // none set, the player searches its own default budget.
 //
-// In an arena match the same type is the time control: WTime and BTime
-// are then each player's clock at the start of a game, WInc and BInc the
-// increments, and the arena passes the running clocks to each move.
+// A game's time control is a Control, never a Limits: the arena, the web
+// server and the XBoard front end keep a game's clocks (Game) and pass
+// their readings to each move as a Limits.
 type Limits struct {
 	// Nodes is the most nodes to search (visits of a tree search, nodes
 	// of an alpha-beta search).

@@ -21,12 +21,6 @@ type Control struct {
 // IsZero reports whether c is no clock at all.
 func (c Control) IsZero() bool { return c == Control{} }
 
-// Limits is the time control as the clocks at a game's start: both sides'
-// Base and Inc, and Moves as the moves to go.
-func (c Control) Limits() Limits {
-	return Limits{WTime: c.Base, BTime: c.Base, WInc: c.Inc, BInc: c.Inc, MovesToGo: c.Moves}
-}
-
 // MovesToGo is the moves to the end of the period for a side that has
 // played played moves (0 without periods).
 func (c Control) MovesToGo(played int) int {

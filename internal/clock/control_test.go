@@ -1,7 +1,9 @@
 package clock
 
 import (
+	"flag"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -174,11 +176,8 @@ func TestFormat(t *testing.T) {
 	}
 }
 
-func TestControlLimits(t *testing.T) {
+func TestControlMovesToGo(t *testing.T) {
 	c := Control{Base: time.Minute, Inc: time.Second, Moves: 40}
-	if got, want := c.Limits(), (Limits{WTime: time.Minute, BTime: time.Minute, WInc: time.Second, BInc: time.Second, MovesToGo: 40}); got != want {
-		t.Errorf("limits %+v, want %+v", got, want)
-	}
 	for played, want := range map[int]int{0: 40, 1: 39, 39: 1, 40: 40, 81: 39} {
 		if got := c.MovesToGo(played); got != want {
 			t.Errorf("after %d moves: %d to go, want %d", played, got, want)
@@ -199,4 +198,42 @@ func ExampleConvention_Parse() {
 	// Output:
 	// true true 3m+2s 180+2
 	// time control "3+": no increment after the + (want [MOVES/]BASE+INC, e.g. 3+2 in minutes+seconds, or 3m+2s)
+}
+
+// A time flag reads what ParseTime reads, bare numbers in seconds, and
+// refuses what it refuses; the help shows a default as a duration.
+func TestTimeFlag(t *testing.T) {
+	for _, tt := range []struct {
+		arg  string
+		want time.Duration
+		err  string
+	}{
+		{"0.5", 500 * time.Millisecond, ""},
+		{"500ms", 500 * time.Millisecond, ""},
+		{"2", 2 * time.Second, ""},
+		{"1m30s", 90 * time.Second, ""},
+		{"0", 0, ""},
+		{"-1s", 0, `time "-1s" is negative`},
+		{"soon", 0, `time "soon" is neither a number nor a duration`},
+	} {
+		fs := flag.NewFlagSet("test", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		d := TimeFlag(fs, "movetime", time.Second, "`time` per move")
+		err := fs.Parse([]string{"--movetime", tt.arg})
+		switch {
+		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+			t.Errorf("--movetime %s: %v, want an error saying %q", tt.arg, err, tt.err)
+		case tt.err == "" && (err != nil || *d != tt.want):
+			t.Errorf("--movetime %s: %v, %v; want %v", tt.arg, *d, err, tt.want)
+		}
+	}
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	var help strings.Builder
+	fs.SetOutput(&help)
+	d := TimeFlag(fs, "movetime", 100*time.Millisecond, "`time` per move")
+	TimeFlag(fs, "overhead", 0, "`time` kept back")
+	fs.PrintDefaults()
+	if *d != 100*time.Millisecond || !strings.Contains(help.String(), "-movetime time") || !strings.Contains(help.String(), "(default 100ms)") || strings.Contains(help.String(), "default 0s") {
+		t.Errorf("default %v, help:\n%s", *d, help.String())
+	}
 }

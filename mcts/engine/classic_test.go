@@ -16,12 +16,13 @@ import (
 func TestAlphaBetaSearch(t *testing.T) {
 	for _, v := range env.Variants() {
 		e := newEngine(t, Options{Weights: NoWeights, Variant: v, Search: SearchAlphaBeta, HashMB: 4})
+		pos := at(t, e, "")
 		var infos []mcts.Info
-		res, err := e.Go(context.Background(), clock.Limits{Nodes: 20_000}, mcts.Progress{Report: func(in mcts.Info) { infos = append(infos, in) }})
+		res, err := e.Go(context.Background(), env.GameOf(pos), clock.Limits{Nodes: 20_000}, mcts.Progress{Report: func(in mcts.Info) { infos = append(infos, in) }})
 		if err != nil {
 			t.Fatalf("%s: %v", v.Name, err)
 		}
-		checkLegal(t, e, res.BestMove)
+		checkLegal(t, pos, res.BestMove)
 		if len(infos) < 2 || !infos[len(infos)-1].Final || infos[0].Final {
 			t.Errorf("%s: %d reports, last final %v", v.Name, len(infos), len(infos) > 0 && infos[len(infos)-1].Final)
 		}
@@ -35,10 +36,7 @@ func TestAlphaBetaMateAndTime(t *testing.T) {
 	e := newEngine(t, Options{Weights: NoWeights, Search: SearchAlphaBeta})
 	// Scholar's mate on board A is no mate in Alice (the queen lands on
 	// B); this is a mate in one there: the rook from B lands on A.
-	if err := e.SetPosition("6k1/5ppp/8/8/8/8/8/|R5K1 w - - 0 1", nil); err != nil {
-		t.Fatal(err)
-	}
-	res, err := e.Go(context.Background(), clock.Limits{MoveTime: 300 * time.Millisecond}, mcts.Progress{})
+	res, err := e.Go(context.Background(), env.GameOf(at(t, e, "6k1/5ppp/8/8/8/8/8/|R5K1 w - - 0 1")), clock.Limits{MoveTime: 300 * time.Millisecond}, mcts.Progress{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,12 +44,13 @@ func TestAlphaBetaMateAndTime(t *testing.T) {
 		t.Errorf("mate in one: mate %d, proven %v, value %v (move %v)", res.MateIn, res.Proven, res.RootValue, res.BestMove)
 	}
 	e.NewGame()
+	pos := at(t, e, "")
 	start := time.Now()
-	res, err = e.Go(context.Background(), clock.Limits{WTime: 2 * time.Second, BTime: 2 * time.Second}, mcts.Progress{})
+	res, err = e.Go(context.Background(), env.GameOf(pos), clock.Limits{WTime: 2 * time.Second, BTime: 2 * time.Second}, mcts.Progress{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkLegal(t, e, res.BestMove)
+	checkLegal(t, pos, res.BestMove)
 	if el := time.Since(start); el > time.Second {
 		t.Errorf("a move with 2 s on the clock took %v", el)
 	}
@@ -77,7 +76,7 @@ func TestValueOfScoreInvertsCentipawns(t *testing.T) {
 func TestAlphaBetaMultiPVAndDefaultBudget(t *testing.T) {
 	e := newEngine(t, Options{Weights: NoWeights, MultiPV: 3, Visits: 50})
 	var last mcts.Info
-	res, err := e.Go(context.Background(), clock.Limits{}, mcts.Progress{Report: func(in mcts.Info) { last = in }})
+	res, err := e.Go(context.Background(), env.GameOf(at(t, e, "")), clock.Limits{}, mcts.Progress{Report: func(in mcts.Info) { last = in }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,28 +115,24 @@ func TestAlphaBetaMultiPVAndDefaultBudget(t *testing.T) {
 // position gets a move at once.
 func TestAlphaBetaDrawnPositions(t *testing.T) {
 	e := newEngine(t, Options{Weights: NoWeights, Search: SearchAlphaBeta, HashMB: 4})
-	if err := e.SetPosition("4k3/8/8/8/8/8/8/Q3K3 w - - 100 80", nil); err != nil {
-		t.Fatal(err)
-	}
-	if st := e.Status(); st != env.FiftyMove {
+	pos := at(t, e, "4k3/8/8/8/8/8/8/Q3K3 w - - 100 80")
+	if st := pos.Status(); st != env.FiftyMove {
 		t.Fatalf("status %v", st)
 	}
-	res, err := e.Go(context.Background(), clock.Limits{Nodes: 20_000}, mcts.Progress{})
+	res, err := e.Go(context.Background(), env.GameOf(pos), clock.Limits{Nodes: 20_000}, mcts.Progress{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkLegal(t, e, res.BestMove)
+	checkLegal(t, pos, res.BestMove)
 	if cp := Centipawns(res.RootValue); cp < 500 {
 		t.Errorf("a queen up after fifty moves scores %d cp, want it searched as a queen up", cp)
 	}
-	if err := e.SetPosition("4k3/8/8/8/8/8/8/4K3 w - - 0 1", nil); err != nil {
-		t.Fatal(err)
-	}
-	res, err = e.Go(context.Background(), clock.Limits{Nodes: 100}, mcts.Progress{})
+	pos = at(t, e, "4k3/8/8/8/8/8/8/4K3 w - - 0 1")
+	res, err = e.Go(context.Background(), env.GameOf(pos), clock.Limits{Nodes: 100}, mcts.Progress{})
 	if err != nil {
 		t.Fatalf("a dead position: %v", err)
 	}
-	checkLegal(t, e, res.BestMove)
+	checkLegal(t, pos, res.BestMove)
 }
 
 // A new game forgets what the alpha-beta learnt in the game before: a
@@ -145,10 +140,7 @@ func TestAlphaBetaDrawnPositions(t *testing.T) {
 func TestAlphaBetaNewGameForgets(t *testing.T) {
 	search := func(e *Engine) mcts.Result {
 		t.Helper()
-		if err := e.SetPosition("", []string{"e2e4"}); err != nil {
-			t.Fatal(err)
-		}
-		res, err := e.Go(context.Background(), clock.Limits{Nodes: 5000}, mcts.Progress{})
+		res, err := e.Go(context.Background(), env.GameOf(at(t, e, "", "e2e4")), clock.Limits{Nodes: 5000}, mcts.Progress{})
 		if err != nil {
 			t.Fatal(err)
 		}

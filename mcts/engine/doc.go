@@ -5,16 +5,18 @@
 // search settings and time management.
 //
 // Interface is the one engine interface every front end drives, as lc0's
-// UCI loop drives its engine: options (Options, SetOptions, Ready,
-// Network), the game (NewGame, SetPosition, Position, Play, Undo), Go
-// with clock.Limits and an mcts.Progress callback, stopped through its
-// context, and Close. *Engine implements it; the front ends' tests
-// script a fake of it (cmd/alicezero/internal/enginetest). GameOf turns
-// a position's history into a PGN game.
+// UCI loop drives its controller: options (Options, SetOptions, Ready,
+// Network, SearchKind), NewGame, Go with the game (an env.Game: the
+// set-up position and the moves since, which env.GameOf makes from a
+// position), clock.Limits and an mcts.Progress callback, stopped through
+// its context, and Close. The front ends keep their own position; *Engine
+// implements the interface; the front ends' tests script a fake of it
+// (cmd/alicezero/internal/enginetest).
 //
-// An Engine holds the network, the searcher and its tree, and the game
-// being played: a position with its history, so that repetitions count
-// and the tree is reused from move to move. Options.Search picks what Go
+// An Engine holds the network, the searcher and its tree, kept from move
+// to move: a game that continues the one searched last reuses the tree's
+// subtree (and the alpha-beta its table), and its moves count for
+// repetitions. Options.Search picks what Go
 // runs: by default (SearchAuto) the classical alpha-beta of package
 // alphabeta, the stronger player at every move time measured, whose table
 // is Hash MB, whose MultiPV lines are exact and whose time on a clock
@@ -26,8 +28,9 @@
 //
 //	e, err := engine.New(engine.Options{Weights: "checkpoints/run1"})
 //	defer e.Close()
-//	err = e.SetPosition("", []string{"e2e4", "d7d5"}) // "" = start position
-//	res, err := e.Go(ctx, clock.Limits{WTime: time.Minute, BTime: time.Minute},
+//	pos := env.NewPosition(env.Alice) // the front end's game
+//	_, err = pos.PlayUCI([]string{"e2e4", "d7d5"})
+//	res, err := e.Go(ctx, env.GameOf(pos), clock.Limits{WTime: time.Minute, BTime: time.Minute},
 //		mcts.Progress{Report: show, Interval: time.Second})
 //	fmt.Println(res.BestMove)
 //

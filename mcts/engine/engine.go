@@ -194,10 +194,6 @@ func (o Options) validate() error {
 type Engine struct {
 	opts Options
 
-	// The game: its set-up position and the current one (with history).
-	startFEN string
-	pos      *env.Position
-
 	// The network and its evaluator; loaded is false when a change of
 	// Weights, Network or Variant awaits Ready.
 	net    *Network
@@ -220,17 +216,16 @@ type Engine struct {
 	ab *alphabeta.Searcher
 }
 
-// New returns an engine at the start position of opts.Variant, its network
-// loaded: a missing, damaged or foreign network is an error here, where a
-// command can report it before it starts (later changes of Weights fall
-// back to the plain search instead, see Ready).
+// New returns an engine of opts, its network loaded: a missing, damaged
+// or foreign network is an error here, where a command can report it
+// before it starts (later changes of Weights fall back to the plain
+// search instead, see Ready).
 func New(opts Options) (*Engine, error) {
 	opts = opts.withDefaults()
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
 	e := &Engine{opts: opts}
-	e.pos, e.startFEN = env.NewPosition(opts.Variant), opts.Variant.StartFEN()
 	if err := e.load(); err != nil {
 		return nil, err
 	}
@@ -247,7 +242,7 @@ func (e *Engine) Options() Options { return e.opts }
 
 // SetOptions changes the settings (zero fields take their defaults). They
 // take effect at the next Ready or Go. A change of variant starts a new
-// game at the variant's start position. On error nothing changes.
+// game (NewGame). On error nothing changes.
 func (e *Engine) SetOptions(o Options) error {
 	o = o.withDefaults()
 	if err := o.validate(); err != nil {
@@ -409,18 +404,16 @@ func (e *Engine) Reseed(seed uint64) {
 	}
 }
 
-// NewGame starts a new game at the variant's start position. The search
-// tree starts afresh with the engine's seed, so that a game does not
-// depend on the games before it (the evaluation cache stays: it depends
-// on the network only).
+// NewGame starts a new game: the search tree starts afresh with the
+// engine's seed and the alpha-beta's table is cleared, so that a game does
+// not depend on the games before it (the evaluation cache stays: it
+// depends on the network only).
 func (e *Engine) NewGame() {
-	pos := env.NewPosition(e.opts.Variant)
-	e.pos, e.startFEN = pos, e.opts.Variant.StartFEN()
 	if e.ab != nil {
 		e.ab.NewGame() // clears its table only if a search wrote to it
 	}
 	if e.tree != nil {
-		if err := e.tree.Reset(pos); err != nil {
+		if err := e.tree.Reset(env.NewPosition(e.opts.Variant)); err != nil {
 			e.tree = nil
 			return
 		}
@@ -428,110 +421,33 @@ func (e *Engine) NewGame() {
 	}
 }
 
-// SetPosition sets the game to the position fen ("" for the variant's
-// start position), in the rule book's notation ('|' marks board-B pieces),
-// then plays moves (UCI notation). On error the game is unchanged; the
-// error names the offending move.
-func (e *Engine) SetPosition(fen string, moves []string) error {
-	if fen == "" {
-		fen = e.opts.Variant.StartFEN()
+// position returns the position game reaches, its history kept for
+// repetitions: the set-up position ("" for the variant's start), then the
+// moves, each of which must be legal where it is played (matched as
+// env.MoveList.Find matches: by its squares, promotion and, where a square
+// may hold men on several boards, its boards).
+func (e *Engine) position(game *env.Game) (*env.Position, error) {
+	if game == nil {
+		return nil, errors.New("engine: no game to search")
 	}
-	pos, err := env.ParseFEN(fen, e.opts.Variant)
+	if game.Variant != e.opts.Variant {
+		return nil, fmt.Errorf("engine: a game of variant %s, the engine plays %s", game.Variant.Name, e.opts.Variant.Name)
+	}
+	pos, err := game.FinalPosition()
 	if err != nil {
-		return fmt.Errorf("position: %w", err)
+		return nil, fmt.Errorf("engine: game: %w", err)
 	}
-	start := pos.FEN()
-	for i, s := range moves {
-		m, err := pos.ParseUCI(s)
-		if err != nil {
-			return fmt.Errorf("position: move %d (%s): %w", i+1, s, err)
-		}
-		pos.MakeMove(m)
-	}
-	e.pos, e.startFEN = pos, start
-	return nil
+	return pos, nil
 }
 
-// SetGame sets the game to a copy of pos, whose history (if any) counts
-// for repetitions; the set-up position is the one before the history.
-func (e *Engine) SetGame(pos *env.Position) error {
-	if pos == nil {
-		return errors.New("engine: SetGame: nil position")
-	}
-	if pos.Variant() != e.opts.Variant {
-		return fmt.Errorf("engine: SetGame: position of variant %s, engine plays %s", pos.Variant().Name, e.opts.Variant.Name)
-	}
-	q := pos.Clone()
-	for q.Ply() > 0 {
-		q.UnmakeMove()
-	}
-	e.pos, e.startFEN = pos.Clone(), q.FEN()
-	return nil
-}
-
-// Position returns a copy of the current position, with its history.
-func (e *Engine) Position() *env.Position { return e.pos.Clone() }
-
-// StartFEN returns the FEN of the position the game was set up from.
-func (e *Engine) StartFEN() string { return e.startFEN }
-
-// Moves returns the moves played since the set-up position.
-func (e *Engine) Moves() []env.Move {
-	q := e.pos.Clone()
-	moves := make([]env.Move, q.Ply())
-	for i := len(moves) - 1; i >= 0; i-- {
-		moves[i] = q.LastMove()
-		q.UnmakeMove()
-	}
-	return moves
-}
-
-// Game returns the game so far as a PGN game (moves and, when it is over,
-// the result), for env.WritePGN: GameOf the current position.
-func (e *Engine) Game() *env.Game { return GameOf(e.pos) }
-
-// Play plays m, which must be legal in the current position (it is
-// matched by what names it, env.MoveList.Find: its squares, promotion and,
-// where a square may hold men on several boards, its boards).
-func (e *Engine) Play(m env.Move) error {
-	var ml env.MoveList
-	e.pos.LegalMoves(&ml)
-	if x, ok := ml.Find(m); ok {
-		e.pos.MakeMove(x)
-		return nil
-	}
-	return &env.MoveError{Move: m.UCI(), FEN: e.pos.FEN(), Reason: "illegal move"}
-}
-
-// PlayText reads a move typed by a person (UCI notation or SAN) and plays
-// it if it is legal.
-func (e *Engine) PlayText(s string) (env.Move, error) {
-	m, err := e.pos.ParseMove(s)
-	if err != nil {
-		return env.NoMove, err
-	}
-	e.pos.MakeMove(m)
-	return m, nil
-}
-
-// Undo takes back the last move; it reports false when no move has been
-// played since the set-up position.
-func (e *Engine) Undo() (env.Move, bool) {
-	if e.pos.Ply() == 0 {
-		return env.NoMove, false
-	}
-	m := e.pos.LastMove()
-	e.pos.UnmakeMove()
-	return m, true
-}
-
-// Status returns the state of play of the current position.
-func (e *Engine) Status() env.Status { return e.pos.Status() }
-
-// Go searches the current position within lim and returns the search's
-// result. progress.Report, if set, receives progress reports (from the
-// search's goroutines, never concurrently with itself) every
-// progress.Interval and once at the end. lim.Overhead, if zero, takes
+// Go searches the position game reaches within lim and returns the
+// search's result. The game's moves count for repetitions, and a game
+// that continues the one searched last (the same set-up position, more
+// moves) keeps the tree's subtree of the moves since, or the alpha-beta's
+// table; a game with an illegal move, or of another variant, is an error,
+// and nothing is searched. progress.Report, if set, receives progress
+// reports (from the search's goroutines, never concurrently with itself)
+// every progress.Interval and once at the end. lim.Overhead, if zero, takes
 // Options.MoveOverhead; with no limit at all the search runs
 // Options.Visits visits.
 //
@@ -547,12 +463,22 @@ func (e *Engine) Status() env.Status { return e.pos.Status() }
 // the error wraps ErrNoLegalMove and BestMove is env.NoMove. A network
 // that could not be loaded is reported the same way (as Ready reports
 // it), alongside the plain search's result.
-func (e *Engine) Go(ctx context.Context, lim clock.Limits, progress mcts.Progress) (res mcts.Result, err error) {
+func (e *Engine) Go(ctx context.Context, game *env.Game, lim clock.Limits, progress mcts.Progress) (mcts.Result, error) {
 	start := time.Now()
+	pos, err := e.position(game)
+	if err != nil {
+		return mcts.Result{}, err
+	}
+	return e.goFrom(ctx, start, pos, lim, progress)
+}
+
+// goFrom is Go once the game is a position, pos, which the search may use
+// as its own; the move's time counts from start.
+func (e *Engine) goFrom(ctx context.Context, start time.Time, pos *env.Position, lim clock.Limits, progress mcts.Progress) (res mcts.Result, err error) {
 	var ml env.MoveList
-	e.pos.LegalMoves(&ml)
+	pos.LegalMoves(&ml)
 	if ml.N == 0 {
-		return mcts.Result{}, fmt.Errorf("engine: %w (%s)", ErrNoLegalMove, e.pos.Status())
+		return mcts.Result{}, fmt.Errorf("engine: %w (%s)", ErrNoLegalMove, pos.Status())
 	}
 	fallback := func(err error) (mcts.Result, error) {
 		m := ml.Moves[0]
@@ -568,11 +494,11 @@ func (e *Engine) Go(ctx context.Context, lim clock.Limits, progress mcts.Progres
 	if !e.runsAlphaBeta() {
 		readyErr = e.Ready() // the alpha-beta needs no network
 	}
-	budget := lim.Budget(e.pos.SideToMove())
+	budget := lim.Budget(pos.SideToMove())
 	if e.runsAlphaBeta() {
 		// The alpha-beta's time manager may run past the budget when the
 		// position asks for it, to the window's end.
-		_, budget = lim.Window(e.pos.SideToMove())
+		_, budget = lim.Window(pos.SideToMove())
 	}
 	if budget > 0 {
 		// The budget counts from now, not from when the search starts:
@@ -582,7 +508,7 @@ func (e *Engine) Go(ctx context.Context, lim clock.Limits, progress mcts.Progres
 		ctx, cancel = context.WithDeadline(ctx, start.Add(budget))
 		defer cancel()
 	}
-	if r := panics.Try(func() { res, err = e.search(ctx, lim, progress, readyErr) }); r != nil {
+	if r := panics.Try(func() { res, err = e.search(ctx, pos, lim, progress, readyErr) }); r != nil {
 		e.tree = nil // it may be half updated
 		return fallback(fmt.Errorf("engine: internal error: %v", r.Value))
 	}
@@ -595,24 +521,24 @@ func (e *Engine) Go(ctx context.Context, lim clock.Limits, progress mcts.Progres
 	return fallback(err)
 }
 
-// search runs Go's search, once Ready has run (readyErr is what it
+// search runs Go's search of pos, once Ready has run (readyErr is what it
 // returned). A Result with a BestMove is valid; err then reports at most
 // a network that failed to load (and the plain search took over).
-func (e *Engine) search(ctx context.Context, lim clock.Limits, progress mcts.Progress, readyErr error) (mcts.Result, error) {
-	st := e.pos.Status()
+func (e *Engine) search(ctx context.Context, pos *env.Position, lim clock.Limits, progress mcts.Progress, readyErr error) (mcts.Result, error) {
+	st := pos.Status()
 	if st == env.DeadPosition {
 		// Nothing can change the result: any move will do.
 		var ml env.MoveList
-		e.pos.LegalMoves(&ml)
+		pos.LegalMoves(&ml)
 		m := ml.Moves[0]
 		return mcts.Result{BestMove: m, PV: []env.Move{m}, RootWDL: [3]float32{0, 1, 0}}, readyErr
 	}
 	if e.runsAlphaBeta() {
-		root := e.pos
+		root := pos
 		if st == env.Threefold || st == env.FiftyMove {
 			// Drawn by rule, yet the GUI asks for a move: as below.
 			var err error
-			if root, err = withoutHistory(e.pos); err != nil {
+			if root, err = withoutHistory(pos); err != nil {
 				return mcts.Result{}, errors.Join(readyErr, fmt.Errorf("engine: %w", err))
 			}
 		}
@@ -622,7 +548,7 @@ func (e *Engine) search(ctx context.Context, lim clock.Limits, progress mcts.Pro
 	if e.searcher == nil {
 		return mcts.Result{}, readyErr
 	}
-	root := e.pos
+	root := pos
 	switch st {
 	case env.Threefold, env.FiftyMove:
 		// Drawn by rule, yet the GUI asks for a move: search the position
@@ -630,7 +556,7 @@ func (e *Engine) search(ctx context.Context, lim clock.Limits, progress mcts.Pro
 		// game's tree starts afresh there, in its own pools, so that the
 		// search stays within Hash (a game that goes on after the draw
 		// then starts its tree afresh too).
-		fresh, err := withoutHistory(e.pos)
+		fresh, err := withoutHistory(pos)
 		if err != nil {
 			return mcts.Result{}, errors.Join(readyErr, fmt.Errorf("engine: %w", err))
 		}

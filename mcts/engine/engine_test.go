@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"path/filepath"
@@ -25,11 +24,28 @@ func newEngine(t *testing.T, o Options) *Engine {
 	return e
 }
 
-// checkLegal fails unless m is legal in the engine's position.
-func checkLegal(t *testing.T, e *Engine, m env.Move) {
+// at returns the position of the engine's variant set up from fen (""
+// for the start), then the moves (UCI): a game as a front end keeps it.
+func at(t *testing.T, e *Engine, fen string, moves ...string) *env.Position {
+	t.Helper()
+	v := e.Options().Variant
+	if fen == "" {
+		fen = v.StartFEN()
+	}
+	pos, err := env.ParseFEN(fen, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i, err := pos.PlayUCI(moves); err != nil {
+		t.Fatalf("move %d (%s): %v", i+1, moves[i], err)
+	}
+	return pos
+}
+
+// checkLegal fails unless m is legal in pos.
+func checkLegal(t *testing.T, pos *env.Position, m env.Move) {
 	t.Helper()
 	var ml env.MoveList
-	pos := e.Position()
 	pos.LegalMoves(&ml)
 	if !ml.Contains(m) {
 		t.Fatalf("move %v is not legal in %s", m, pos.FEN())
@@ -41,9 +57,6 @@ func TestDefaults(t *testing.T) {
 	o := e.Options()
 	if o.Variant != env.Alice || o.Threads != 1 || o.HashMB != DefaultHashMB || o.Visits != DefaultVisits || o.EvalWorkers < 1 {
 		t.Fatalf("defaults: %+v", o)
-	}
-	if e.Position().FEN() != env.StartFEN || e.StartFEN() != env.StartFEN {
-		t.Fatalf("not at the start: %s", e.Position().FEN())
 	}
 	if e.Network() != alphaBetaSearch {
 		t.Fatalf("Network() = %q, want %q", e.Network(), alphaBetaSearch)
@@ -109,7 +122,7 @@ func TestWhatPlays(t *testing.T) {
 		if (e.ab != nil) == tc.tree {
 			t.Errorf("%s: the alpha-beta made before the search %v, want %v", tc.name, e.ab != nil, !tc.tree)
 		}
-		if _, err := e.Go(context.Background(), clock.Limits{Nodes: 30}, mcts.Progress{}); err != nil {
+		if _, err := e.Go(context.Background(), env.GameOf(at(t, e, "")), clock.Limits{Nodes: 30}, mcts.Progress{}); err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
 		if (e.tree != nil) != tc.tree || (e.ab != nil) == tc.tree {
@@ -161,154 +174,98 @@ func TestSwitchingSearch(t *testing.T) {
 func TestGoDefaultBudget(t *testing.T) {
 	for _, search := range []string{SearchAuto, SearchMCTS} {
 		e := newEngine(t, Options{Visits: 50, Search: search})
+		pos := at(t, e, "")
 		var infos int
-		res, err := e.Go(context.Background(), clock.Limits{}, mcts.Progress{Report: func(mcts.Info) { infos++ }})
+		res, err := e.Go(context.Background(), env.GameOf(pos), clock.Limits{}, mcts.Progress{Report: func(mcts.Info) { infos++ }})
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkLegal(t, e, res.BestMove)
+		checkLegal(t, pos, res.BestMove)
 		if res.Nodes < 1 || infos == 0 {
 			t.Fatalf("%s: nodes %d, infos %d", search, res.Nodes, infos)
 		}
 		// Play the move and search again (the tree's subtree is kept).
-		if err := e.Play(res.BestMove); err != nil {
-			t.Fatal(err)
-		}
-		res, err = e.Go(context.Background(), clock.Limits{Nodes: 30}, mcts.Progress{})
+		pos.MakeMove(res.BestMove)
+		res, err = e.Go(context.Background(), env.GameOf(pos), clock.Limits{Nodes: 30}, mcts.Progress{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkLegal(t, e, res.BestMove)
+		checkLegal(t, pos, res.BestMove)
 	}
 }
 
 func TestGoFindsQuickMate(t *testing.T) {
 	e := newEngine(t, Options{})
-	if err := e.SetPosition("", []string{"e2e4", "d7d5", "f1e2", "d5e4"}); err != nil {
-		t.Fatal(err)
-	}
-	res, err := e.Go(context.Background(), clock.Limits{Nodes: 100}, mcts.Progress{})
+	pos := at(t, e, "", "e2e4", "d7d5", "f1e2", "d5e4")
+	res, err := e.Go(context.Background(), env.GameOf(pos), clock.Limits{Nodes: 100}, mcts.Progress{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.BestMove.UCI() != "e2b5" || res.MateIn != 1 {
 		t.Fatalf("best %v mate %d, want e2b5 mate 1", res.BestMove, res.MateIn)
 	}
-	if err := e.Play(res.BestMove); err != nil {
-		t.Fatal(err)
-	}
-	if st := e.Status(); st != env.Checkmate {
+	pos.MakeMove(res.BestMove)
+	if st := pos.Status(); st != env.Checkmate {
 		t.Fatalf("status %v", st)
 	}
-	res, err = e.Go(context.Background(), clock.Limits{Nodes: 10}, mcts.Progress{})
+	res, err = e.Go(context.Background(), env.GameOf(pos), clock.Limits{Nodes: 10}, mcts.Progress{})
 	if !errors.Is(err, ErrNoLegalMove) || res.BestMove != env.NoMove {
 		t.Fatalf("after mate: %v, %v", res.BestMove, err)
 	}
-	if g := e.Game(); g.Result != env.WhiteWins || len(g.Moves) != 5 {
-		t.Fatalf("game %+v", g)
-	}
 }
 
-func TestSetPositionErrorsKeepTheGame(t *testing.T) {
-	e := newEngine(t, Options{})
-	if err := e.SetPosition("", []string{"e2e4"}); err != nil {
-		t.Fatal(err)
-	}
-	before := e.Position().FEN()
-	for _, c := range []struct {
-		fen   string
-		moves []string
-	}{
-		{"garbage", nil},
-		{"", []string{"e2e5"}},
-		{"", []string{"e2e4", "zz"}},
-		{"8/8/8/8/8/8/8/8 w - - 0 1", nil},
-	} {
-		if err := e.SetPosition(c.fen, c.moves); err == nil {
-			t.Errorf("SetPosition(%q, %v) accepted", c.fen, c.moves)
-		}
-		if got := e.Position().FEN(); got != before {
-			t.Fatalf("a refused SetPosition changed the game: %s", got)
-		}
-	}
-	// A '|' FEN (the rule book's position after 1. e4).
+// Go searches the position its game reaches, set up from a '|' FEN; a
+// game that does not play is refused with no search.
+func TestGoSearchesTheGame(t *testing.T) {
+	e := newEngine(t, Options{HashMB: 4})
+	// A '|' FEN (the rule book's position after 1. e4), then 1... d5.
 	fen := "rnbqkbnr/pppppppp/8/8/4|P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
-	if err := e.SetPosition(fen, []string{"d7d5"}); err != nil {
+	pos := at(t, e, fen, "d7d5")
+	g := env.GameOf(pos)
+	if g.StartFEN != fen || len(g.Moves) != 1 {
+		t.Fatalf("the game of %s: %q %v", pos.FEN(), g.StartFEN, g.Moves)
+	}
+	res, err := e.Go(context.Background(), g, clock.Limits{Nodes: 500}, mcts.Progress{})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if e.StartFEN() != fen || len(e.Moves()) != 1 {
-		t.Fatalf("start %s, moves %v", e.StartFEN(), e.Moves())
-	}
-	if _, b := e.Position().PieceAt(env.SquareAt(4, 3)); b != env.BoardB {
-		t.Fatal("e4 pawn not on board B")
-	}
-}
-
-func TestPlayUndoAndGame(t *testing.T) {
-	e := newEngine(t, Options{})
-	if _, err := e.PlayText("e4"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.PlayText("d7d5"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.PlayText("Nf6"); err == nil {
-		t.Fatal("Nf6 accepted for White")
-	}
-	if err := e.Play(env.NoMove); err == nil {
-		t.Fatal("NoMove accepted")
-	}
-	m, ok := e.Undo()
-	if !ok || m.UCI() != "d7d5" {
-		t.Fatalf("undo %v %v", m, ok)
-	}
-	if _, ok := e.Undo(); !ok {
-		t.Fatal("second undo failed")
-	}
-	if _, ok := e.Undo(); ok {
-		t.Fatal("undo at the start succeeded")
-	}
-	for _, s := range []string{"e4", "d5", "Be2", "dxe4", "Bb5"} {
-		if _, err := e.PlayText(s); err != nil {
-			t.Fatal(err)
+	checkLegal(t, pos, res.BestMove)
+	e2e4 := at(t, e, "", "e2e4").LastMove()
+	for _, c := range []struct {
+		name string
+		game *env.Game
+	}{
+		{"no game", nil},
+		{"a bad FEN", &env.Game{Variant: env.Alice, StartFEN: "garbage"}},
+		{"a position without kings", &env.Game{Variant: env.Alice, StartFEN: "8/8/8/8/8/8/8/8 w - - 0 1"}},
+		{"an illegal move", &env.Game{Variant: env.Alice, Moves: []env.Move{e2e4, e2e4}}},
+		{"another variant", env.NewGame(env.AliceEP)},
+	} {
+		res, err := e.Go(context.Background(), c.game, clock.Limits{Nodes: 100}, mcts.Progress{})
+		if err == nil || res.BestMove != env.NoMove || res.Nodes != 0 {
+			t.Errorf("%s: searched (%v, %d nodes, %v)", c.name, res.BestMove, res.Nodes, err)
 		}
-	}
-	var buf bytes.Buffer
-	if err := env.WritePGN(&buf, e.Game()); err != nil {
-		t.Fatal(err)
-	}
-	games, err := env.ReadPGN(&buf, env.Alice)
-	if err != nil || len(games) != 1 || len(games[0].Moves) != 5 || games[0].Result != env.WhiteWins {
-		t.Fatalf("PGN round trip: %v %+v\n%s", err, games, buf.String())
-	}
-	// SetGame keeps the history.
-	pos := e.Position()
-	e2 := newEngine(t, Options{})
-	if err := e2.SetGame(pos); err != nil {
-		t.Fatal(err)
-	}
-	if e2.StartFEN() != env.StartFEN || len(e2.Moves()) != 5 {
-		t.Fatalf("SetGame: %s %v", e2.StartFEN(), e2.Moves())
 	}
 }
 
 func TestGoStoppedAndInfinite(t *testing.T) {
 	for _, search := range []string{SearchAuto, SearchMCTS} {
 		e := newEngine(t, Options{Search: search})
+		pos := at(t, e, "")
 		// A context already done ("go" and at once "stop", or the input
 		// ended): the position is still searched (the tree evaluates it
 		// once, the alpha-beta completes depth 1), with no error.
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		res, err := e.Go(ctx, clock.Limits{Infinite: true}, mcts.Progress{})
+		res, err := e.Go(ctx, env.GameOf(pos), clock.Limits{Infinite: true}, mcts.Progress{})
 		if err != nil || res.Nodes < 1 {
 			t.Fatalf("%s: stopped at once: %d nodes, %v", search, res.Nodes, err)
 		}
-		checkLegal(t, e, res.BestMove)
+		checkLegal(t, pos, res.BestMove)
 
 		ctx, cancel = context.WithTimeout(context.Background(), 150*time.Millisecond)
 		t0 := time.Now()
-		res, err = e.Go(ctx, clock.Limits{Infinite: true}, mcts.Progress{})
+		res, err = e.Go(ctx, env.GameOf(pos), clock.Limits{Infinite: true}, mcts.Progress{})
 		cancel()
 		if err != nil {
 			t.Fatal(err)
@@ -316,23 +273,24 @@ func TestGoStoppedAndInfinite(t *testing.T) {
 		if el := time.Since(t0); el < 100*time.Millisecond || el > 5*time.Second {
 			t.Fatalf("%s: infinite search took %v", search, el)
 		}
-		checkLegal(t, e, res.BestMove)
+		checkLegal(t, pos, res.BestMove)
 	}
 }
 
 func TestGoMoveTime(t *testing.T) {
 	for _, search := range []string{SearchAuto, SearchMCTS} {
 		e := newEngine(t, Options{Threads: 2, Search: search})
+		pos := at(t, e, "")
 		t0 := time.Now()
-		res, err := e.Go(context.Background(), clock.Limits{MoveTime: 100 * time.Millisecond}, mcts.Progress{})
+		res, err := e.Go(context.Background(), env.GameOf(pos), clock.Limits{MoveTime: 100 * time.Millisecond}, mcts.Progress{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if el := time.Since(t0); el > 2*time.Second {
 			t.Fatalf("%s: movetime 100ms took %v", search, el)
 		}
-		checkLegal(t, e, res.BestMove)
-		if _, err := e.Go(context.Background(), clock.Limits{Nodes: -1}, mcts.Progress{}); err == nil {
+		checkLegal(t, pos, res.BestMove)
+		if _, err := e.Go(context.Background(), env.GameOf(pos), clock.Limits{Nodes: -1}, mcts.Progress{}); err == nil {
 			t.Fatalf("%s: negative nodes accepted", search)
 		}
 	}
@@ -347,35 +305,29 @@ func TestGoDrawnByRuleStillMoves(t *testing.T) {
 	for range 2 {
 		moves = append(moves, "g1f3", "g8f6", "f3g1", "f6g8")
 	}
-	if err := e.SetPosition("", moves); err != nil {
-		t.Fatal(err)
-	}
-	if st := e.Status(); st != env.Threefold {
+	pos := at(t, e, "", moves...)
+	if st := pos.Status(); st != env.Threefold {
 		t.Fatalf("status %v", st)
 	}
-	res, err := e.Go(context.Background(), clock.Limits{Nodes: 50}, mcts.Progress{})
+	res, err := e.Go(context.Background(), env.GameOf(pos), clock.Limits{Nodes: 50}, mcts.Progress{})
 	if err != nil || res.Nodes == 0 {
 		t.Fatalf("a position drawn by repetition: %d nodes, %v (want a search and no error)", res.Nodes, err)
 	}
-	checkLegal(t, e, res.BestMove)
+	checkLegal(t, pos, res.BestMove)
 	// The drawn position's search used the game's tree: a game that goes
 	// on elsewhere starts it afresh.
-	if err := e.SetPosition("", []string{"e2e4"}); err != nil {
-		t.Fatal(err)
-	}
-	if res, err = e.Go(context.Background(), clock.Limits{Nodes: 50}, mcts.Progress{}); err != nil || res.Nodes != 50 {
+	pos = at(t, e, "", "e2e4")
+	if res, err = e.Go(context.Background(), env.GameOf(pos), clock.Limits{Nodes: 50}, mcts.Progress{}); err != nil || res.Nodes != 50 {
 		t.Fatalf("after the drawn position: %d nodes, %v", res.Nodes, err)
 	}
-	checkLegal(t, e, res.BestMove)
+	checkLegal(t, pos, res.BestMove)
 	// Only the kings left: any move, a draw, no error.
-	if err := e.SetPosition("4k3/8/8/8/8/8/8/4K3 w - - 0 1", nil); err != nil {
-		t.Fatal(err)
-	}
-	res, err = e.Go(context.Background(), clock.Limits{Nodes: 50}, mcts.Progress{})
+	pos = at(t, e, "4k3/8/8/8/8/8/8/4K3 w - - 0 1")
+	res, err = e.Go(context.Background(), env.GameOf(pos), clock.Limits{Nodes: 50}, mcts.Progress{})
 	if err != nil || res.RootWDL != [3]float32{0, 1, 0} {
 		t.Fatalf("dead position: %+v, %v", res, err)
 	}
-	checkLegal(t, e, res.BestMove)
+	checkLegal(t, pos, res.BestMove)
 }
 
 func TestWeights(t *testing.T) {
@@ -392,11 +344,12 @@ func TestWeights(t *testing.T) {
 	if !strings.Contains(e.Network(), "tiny") {
 		t.Fatalf("Network() = %q", e.Network())
 	}
-	res, err := e.Go(context.Background(), clock.Limits{Nodes: 20}, mcts.Progress{})
+	pos := at(t, e, "")
+	res, err := e.Go(context.Background(), env.GameOf(pos), clock.Limits{Nodes: 20}, mcts.Progress{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkLegal(t, e, res.BestMove)
+	checkLegal(t, pos, res.BestMove)
 
 	// A network for another variant is refused; the plain search takes over.
 	o := e.Options()
@@ -431,11 +384,11 @@ func TestWeights(t *testing.T) {
 	if err := e.SetOptions(o); err != nil {
 		t.Fatal(err)
 	}
-	res, err = e.Go(context.Background(), clock.Limits{Nodes: 20}, mcts.Progress{})
+	res, err = e.Go(context.Background(), env.GameOf(pos), clock.Limits{Nodes: 20}, mcts.Progress{})
 	if err == nil || res.Nodes == 0 {
 		t.Fatalf("Go with missing weights: %v, %d nodes", err, res.Nodes)
 	}
-	checkLegal(t, e, res.BestMove)
+	checkLegal(t, pos, res.BestMove)
 }
 
 func TestCentipawnsAndWDL(t *testing.T) {
@@ -470,17 +423,14 @@ func TestCentipawnsAndWDL(t *testing.T) {
 // moves looking better than the known losses.
 func TestGoPlaysTheLongestDefence(t *testing.T) {
 	e := newEngine(t, Options{Search: SearchMCTS})
-	if err := e.SetPosition("rn2k2r/ppp2ppp/8/2|bp|p2R/2N1n1|b1/2|P|P4/PP1|qPPPP/2BQKB1R w Kkq - 1 11", nil); err != nil {
-		t.Fatal(err)
-	}
-	res, err := e.Go(context.Background(), clock.Limits{Nodes: 20_000}, mcts.Progress{})
+	pos := at(t, e, "rn2k2r/ppp2ppp/8/2|bp|p2R/2N1n1|b1/2|P|P4/PP1|qPPPP/2BQKB1R w Kkq - 1 11")
+	res, err := e.Go(context.Background(), env.GameOf(pos), clock.Limits{Nodes: 20_000}, mcts.Progress{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.MateIn != -2 {
 		t.Fatalf("plays %v, MateIn %d after %d visits; want mated in two", res.BestMove, res.MateIn, res.Nodes)
 	}
-	pos := e.Position()
 	pos.MakeMove(res.BestMove)
 	var replies, next env.MoveList
 	pos.LegalMoves(&replies)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/mcts/engine"
@@ -18,10 +19,12 @@ func Example() {
 		panic(err)
 	}
 	defer e.Close()
-	if err := e.SetPosition("", []string{"e2e4", "d7d5", "f1e2", "d5e4"}); err != nil {
+	// The front end keeps the game; the engine searches it.
+	pos := env.NewPosition(env.Alice)
+	if _, err := pos.PlayUCI([]string{"e2e4", "d7d5", "f1e2", "d5e4"}); err != nil {
 		panic(err)
 	}
-	res, err := e.Go(context.Background(), clock.Limits{Nodes: 2000}, mcts.Progress{})
+	res, err := e.Go(context.Background(), env.GameOf(pos), clock.Limits{Nodes: 2000}, mcts.Progress{})
 	if err != nil {
 		panic(err)
 	}

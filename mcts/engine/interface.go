@@ -10,10 +10,13 @@ import (
 
 // Interface is what every front end drives — the UCI and XBoard loops, the
 // terminal game, the web server and the pychess bot — as lc0's UCI loop
-// drives its one engine: set up the game, search it with limits and a
-// progress callback, stop the search through its context. *Engine
-// implements it; package cmd/alicezero/internal/enginetest has the fake
-// the front ends' tests script.
+// drives its controller: set the options, search a game with limits and a
+// progress callback, stop the search through its context. The front end
+// keeps the game (a position with its history) and hands it to every Go
+// as an env.Game (env.GameOf); the engine keeps only what makes its next
+// search better, its tree or table, matched to the game it is given.
+// *Engine implements it; package cmd/alicezero/internal/enginetest has the
+// fake the front ends' tests script.
 //
 // An Interface is not safe for concurrent use: a front end calls one
 // method at a time (Go on a goroutine of its own, leaving the engine alone
@@ -35,43 +38,20 @@ type Interface interface {
 	// (see Engine.SearchKind).
 	SearchKind() string
 
-	// NewGame starts a new game at the variant's start position.
+	// NewGame tells the engine that the next game is a new one: what it
+	// kept from the last (its tree, its table) goes, so that a game does
+	// not depend on the games before it.
 	NewGame()
-	// SetPosition sets the game to fen ("" for the variant's start
-	// position) and the moves (UCI notation) played from it.
-	SetPosition(fen string, moves []string) error
-	// Position returns a copy of the current position, with its history.
-	Position() *env.Position
-	// Play plays a legal move; Undo takes back the last one, reporting
-	// false when there is none to take back.
-	Play(m env.Move) error
-	Undo() (env.Move, bool)
 
-	// Go searches the current position within lim; see Engine.Go for the
-	// contract (a legal BestMove whenever one exists, an error wrapping
-	// ErrNoLegalMove when none does). Cancelling ctx stops the search,
-	// which then returns its best move so far.
-	Go(ctx context.Context, lim clock.Limits, progress mcts.Progress) (mcts.Result, error)
+	// Go searches the position game reaches (its set-up position, then
+	// its moves, which count for repetitions) within lim; see Engine.Go
+	// for the contract (a legal BestMove whenever one exists, an error
+	// wrapping ErrNoLegalMove when none does). Cancelling ctx stops the
+	// search, which then returns its best move so far.
+	Go(ctx context.Context, game *env.Game, lim clock.Limits, progress mcts.Progress) (mcts.Result, error)
 
 	// Close releases the engine; it must not be used afterwards.
 	Close() error
 }
 
 var _ Interface = (*Engine)(nil)
-
-// GameOf returns the game that led to pos as a PGN game, for
-// env.WritePGN: the position before pos's history, the moves since and,
-// when the game is over, the result.
-func GameOf(pos *env.Position) *env.Game {
-	q := pos.Clone()
-	moves := make([]env.Move, q.Ply())
-	for i := len(moves) - 1; i >= 0; i-- {
-		moves[i] = q.LastMove()
-		q.UnmakeMove()
-	}
-	g := env.NewGame(pos.Variant())
-	g.StartFEN = q.FEN()
-	g.Moves = moves
-	g.Result = pos.Outcome(pos.Status())
-	return g
-}

@@ -140,10 +140,7 @@ func TestCheckpointPlayerIsTheEngine(t *testing.T) {
 			t.Fatal(err)
 		}
 		e.Reseed(uint64(ply))
-		if err := e.SetGame(pos); err != nil {
-			t.Fatal(err)
-		}
-		res, err := e.Go(context.Background(), clock.Limits{}, mcts.Progress{})
+		res, err := e.Go(context.Background(), env.GameOf(pos), clock.Limits{}, mcts.Progress{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -188,7 +185,7 @@ func TestBuiltinPlayerIsTheEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.Reseed(7)
-	res, err := e.Go(context.Background(), clock.Limits{}, mcts.Progress{})
+	res, err := e.Go(context.Background(), env.GameOf(pos), clock.Limits{}, mcts.Progress{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,15 +221,16 @@ func TestBuiltinPlayerIsTheEngine(t *testing.T) {
 // as an error with a legal move, never as a crash.
 func TestGoTurnsPanicsIntoErrors(t *testing.T) {
 	e := newEngine(t, Options{Visits: 30})
-	res, err := e.Go(context.Background(), clock.Limits{}, mcts.Progress{Report: func(mcts.Info) { panic("boom") }})
+	pos := at(t, e, "")
+	res, err := e.Go(context.Background(), env.GameOf(pos), clock.Limits{}, mcts.Progress{Report: func(mcts.Info) { panic("boom") }})
 	if err == nil || !strings.Contains(err.Error(), "internal error: boom") {
 		t.Fatalf("error %v", err)
 	}
-	checkLegal(t, e, res.BestMove)
+	checkLegal(t, pos, res.BestMove)
 	// The engine stays usable.
-	res, err = e.Go(context.Background(), clock.Limits{Nodes: 20}, mcts.Progress{})
+	res, err = e.Go(context.Background(), env.GameOf(pos), clock.Limits{Nodes: 20}, mcts.Progress{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkLegal(t, e, res.BestMove)
+	checkLegal(t, pos, res.BestMove)
 }

@@ -2,9 +2,11 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
@@ -53,11 +55,17 @@ func (p *Player) NewGame(context.Context) error {
 // Move implements player.Player: a search within limits (with none, the
 // engine's Visits). A search that fails is an error, not a makeshift move.
 func (p *Player) Move(ctx context.Context, pos *env.Position, limits clock.Limits) (env.Move, error) {
-	if err := p.e.SetGame(pos); err != nil {
-		return env.NoMove, err
+	start := time.Now()
+	switch {
+	case pos == nil:
+		return env.NoMove, errors.New("engine: no position to move in")
+	case pos.Variant() != p.e.opts.Variant:
+		return env.NoMove, fmt.Errorf("engine: a position of variant %s, the engine plays %s", pos.Variant().Name, p.e.opts.Variant.Name)
 	}
 	p.scored = false
-	res, err := p.e.Go(ctx, limits, mcts.Progress{})
+	// The arena's position is the game, history and all: the engine
+	// searches a copy of it as Go searches the position a game reaches.
+	res, err := p.e.goFrom(ctx, start, pos.Clone(), limits, mcts.Progress{})
 	if err != nil {
 		return env.NoMove, err
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/mcts"
 )
@@ -23,15 +24,13 @@ func TestGuardFindsForcedMates(t *testing.T) {
 	for _, fen := range mateInTwo {
 		for _, tactics := range []bool{true, false} {
 			e := newEngine(t, Options{Weights: NoWeights, Search: SearchMCTS, Tactics: tactics})
-			if err := e.SetPosition(fen, nil); err != nil {
-				t.Fatal(err)
-			}
+			pos := at(t, e, fen)
 			var final mcts.Info
 			// Nodes 4 keeps the tree from proving the mate itself; the
 			// move time turns the guard on, and is long so that a loaded
 			// machine still gives the guard's share (a fifth) time to
 			// prove it (the alpha-beta stops at a proven mate).
-			res, err := e.Go(context.Background(), clock.Limits{MoveTime: 20 * time.Second, Nodes: 4}, mcts.Progress{Report: func(in mcts.Info) {
+			res, err := e.Go(context.Background(), env.GameOf(pos), clock.Limits{MoveTime: 20 * time.Second, Nodes: 4}, mcts.Progress{Report: func(in mcts.Info) {
 				if in.Final {
 					final = in
 				}
@@ -48,9 +47,8 @@ func TestGuardFindsForcedMates(t *testing.T) {
 			if res.MateIn != 2 || final.MateIn != 2 || !final.Final {
 				t.Errorf("%s: mate in %d (reported %d), want 2", fen, res.MateIn, final.MateIn)
 			}
-			q := e.Position()
-			q.MakeMove(res.BestMove)
-			if _, n, ok := mustGuard(t).findMate(context.Background(), q, time.Second); ok {
+			pos.MakeMove(res.BestMove)
+			if _, n, ok := mustGuard(t).findMate(context.Background(), pos, time.Second); ok {
 				t.Errorf("%s: after %v the opponent mates in %d", fen, res.BestMove, n)
 			}
 		}

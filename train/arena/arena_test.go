@@ -272,6 +272,10 @@ func TestBadConfigFailsBeforeAnyGame(t *testing.T) {
 		{"sprt needs two", Config{Players: []string{"random", "ab", "ab:depth=1"}, SPRT: &SPRT{0, 10, 0.05, 0.05}}, "two players"},
 		{"anchor", Config{Players: []string{"random", "ab"}, Anchor: "x"}, "anchor"},
 		{"missing engine", Config{Players: []string{"random", "uci:/no/such/engine"}}, "cannot start"},
+		{"negative move time", Config{Players: []string{"random", "ab"}, MoveTime: -time.Second}, "limits must be ≥ 0"},
+		{"negative clock", Config{Players: []string{"random", "ab"}, TimeControl: clock.Control{Base: -time.Second}}, "limits must be ≥ 0"},
+		{"increment without a clock", Config{Players: []string{"random", "ab"}, TimeControl: clock.Control{Inc: time.Second}}, "increment needs a base time"},
+		{"moves per period", Config{Players: []string{"random", "ab"}, TimeControl: clock.Control{Base: time.Minute, Moves: 40}}, "moves per period are not supported"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -317,14 +321,15 @@ func TestUCIEnginePlays(t *testing.T) {
 
 func TestUCIEngineFailuresLoseGamesOnly(t *testing.T) {
 	tests := []struct {
-		mode string
-		tc   clock.Limits
-		want Termination
+		mode     string
+		moveTime time.Duration
+		tc       clock.Control
+		want     Termination
 	}{
-		{"illegal", clock.Limits{}, TermIllegal},
-		{"crash", clock.Limits{}, TermFailure},
-		{"slow", clock.Limits{MoveTime: 50 * time.Millisecond}, TermTime},
-		{"slow", clock.Control{Base: 200 * time.Millisecond, Inc: 10 * time.Millisecond}.Limits(), TermTime},
+		{"illegal", 0, clock.Control{}, TermIllegal},
+		{"crash", 0, clock.Control{}, TermFailure},
+		{"slow", 50 * time.Millisecond, clock.Control{}, TermTime},
+		{"slow", 0, clock.Control{Base: 200 * time.Millisecond, Inc: 10 * time.Millisecond}, TermTime},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
@@ -332,7 +337,7 @@ func TestUCIEngineFailuresLoseGamesOnly(t *testing.T) {
 			spec := fakeSpec(t, tt.mode)
 			// The margin is wide so that the reference player never loses
 			// on time on a busy machine; the slow engine answers after 3 s.
-			res := run(t, Config{Players: []string{"ab:depth=1", spec}, Games: 2, TimeControl: tt.tc, TimeMargin: time.Second, Log: &log})
+			res := run(t, Config{Players: []string{"ab:depth=1", spec}, Games: 2, MoveTime: tt.moveTime, TimeControl: tt.tc, TimeMargin: time.Second, Log: &log})
 			if len(res.Games) != 2 {
 				t.Fatalf("%d games, want 2: the match must go on after a failure", len(res.Games))
 			}

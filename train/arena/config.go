@@ -25,14 +25,19 @@ type Config struct {
 	// Concurrency is the number of games played at once (≤ 0: 1). Each
 	// concurrent game has its own player instances.
 	Concurrency int
-	// TimeControl is how long players may think. Per-move limits (Nodes,
-	// MoveTime) and a per-game clock may be combined: WTime and BTime are
-	// then the clocks at the start of a game (equal), WInc and BInc the
-	// increments, and a player whose clock runs out loses on time.
-	// Overhead is passed to the players as it is. The zero value sets no
-	// limit (reference players then search to their depth, UCI engines get
+	// TimeControl is each game's clock: both players start with Base and
+	// gain Inc after each of their moves (moves per period are refused:
+	// the clock is for the whole game), and a player whose clock runs out
+	// loses on time. The zero Control is no clock.
+	TimeControl clock.Control
+	// Nodes and MoveTime bound each move (0: no bound), with a clock or
+	// without. With neither and no clock nothing limits the players
+	// (reference players then search to their depth, UCI engines get
 	// DefaultEngineMoveTime).
-	TimeControl clock.Limits
+	Nodes    int64
+	MoveTime time.Duration
+	// Overhead is passed to the players as it is (clock.Limits.Overhead).
+	Overhead time.Duration
 	// PlyCap ends a game still going after this many plies (counted from
 	// the opening's set-up position) as a draw recorded as adjudication;
 	// 0 means no cap.

@@ -9,12 +9,13 @@
 //
 // The packages split as follows so that nothing imports in a circle:
 // package player holds the Player interface, specs and the Registry
-// (moves are played under clock.Limits, which is also a match's time
-// control); package reference the reference players; this package the UCI
-// engine player, openings, statistics and the tournament, and NewRegistry,
-// which registers the built-in kinds (random, ab, uci). A match's clock is
-// a clock.Control (read by clock.Seconds: bare numbers are seconds, as in
-// PGN) kept by a clock.Game, and its PGN tag is Control.PGN.
+// (moves are played under clock.Limits); package reference the reference
+// players; this package the UCI engine player, openings, statistics and
+// the tournament, and NewRegistry, which registers the built-in kinds
+// (random, ab, uci). A match's clock is a clock.Control (Config's
+// TimeControl, read by clock.Seconds: bare numbers are seconds, as in PGN)
+// kept by a clock.Game, and its PGN tag is Control.PGN; its limits per
+// move are Config's Nodes and MoveTime.
 //
 // The tournament's files: config.go (Config), format.go (pairing
 // schemes), results.go (how games end and the result types), run.go (the

@@ -18,11 +18,11 @@ import (
 var limitOptions = []string{"movetime", "nodes", "tc"}
 
 // playerLimits takes the limit options out of spec and returns the spec
-// without them and the player's own time control: the match's tc with
-// each given option replacing its part (movetime=D, nodes=N, tc=BASE+INC
-// read as clock.Seconds reads it; 0, or tc=none, removes the match's
-// limit for this player).
-func playerLimits(spec player.Spec, tc clock.Limits) (player.Spec, clock.Limits, error) {
+// without them, the player's own limits per move and its own clock: the
+// match's lim and tc with each given option replacing its part
+// (movetime=D, nodes=N, tc=BASE+INC read as clock.Seconds reads it; 0, or
+// tc=none, removes the match's limit for this player).
+func playerLimits(spec player.Spec, lim clock.Limits, tc clock.Control) (player.Spec, clock.Limits, clock.Control, error) {
 	out := spec
 	out.Options = nil
 	for _, o := range spec.Options {
@@ -39,24 +39,24 @@ func playerLimits(spec player.Spec, tc clock.Limits) (player.Spec, clock.Limits,
 		case "nodes":
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil || n < 0 {
-				return spec, tc, bad("a whole number of nodes ≥ 0 (0: none)")
+				return spec, lim, tc, bad("a whole number of nodes ≥ 0 (0: none)")
 			}
-			tc.Nodes = n
+			lim.Nodes = n
 		case "movetime":
 			d, err := clock.ParseTime("move time", v, time.Second)
 			if err != nil {
-				return spec, tc, bad("a time per move ≥ 0, e.g. 500ms or 0.5 (seconds; 0: none)")
+				return spec, lim, tc, bad("a time per move ≥ 0, e.g. 500ms or 0.5 (seconds; 0: none)")
 			}
-			tc.MoveTime = d
+			lim.MoveTime = d
 		case "tc":
 			c, err := ParseClock(v)
 			if err != nil {
-				return spec, tc, fmt.Errorf("player %q: option %s: %w", spec.Text, o.Name, err)
+				return spec, lim, tc, fmt.Errorf("player %q: option %s: %w", spec.Text, o.Name, err)
 			}
-			tc.WTime, tc.BTime, tc.WInc, tc.BInc = c.Base, c.Base, c.Inc, c.Inc
+			tc = c
 		}
 	}
-	return out, tc, nil
+	return out, lim, tc, nil
 }
 
 // ParseClock reads a match's clock as the arena's --tc and a player's tc=

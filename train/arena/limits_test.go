@@ -90,7 +90,7 @@ func TestPerPlayerLimits(t *testing.T) {
 	reg, seen, options := probeRegistry(t)
 	a, b := "probe:movetime=300ms,nodes=50", "probe:tc=20s+0.5,nodes=0"
 	res := run(t, Config{Players: []string{a, b}, Registry: reg, Games: 2, PlyCap: 6, Concurrency: 1,
-		TimeControl: clock.Limits{Nodes: 800, MoveTime: time.Second, Overhead: 7 * time.Millisecond}})
+		Nodes: 800, MoveTime: time.Second, Overhead: 7 * time.Millisecond})
 	if n := terminations(res); n[TermAdjudicated] != 2 {
 		t.Fatalf("terminations %v", n)
 	}

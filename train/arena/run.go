@@ -32,9 +32,9 @@ type slot struct {
 type runner struct {
 	cfg   Config
 	specs []player.Spec
-	// limits are the players' own limits per move and clocks their own
-	// clocks: Config.TimeControl with the limit options of their specs
-	// applied (see playerLimits).
+	// limits are the players' own limits per move (Config.Nodes, MoveTime
+	// and Overhead) and clocks their own clocks (Config.TimeControl), the
+	// limit options of their specs applied (see playerLimits).
 	limits []clock.Limits
 	clocks []clock.Control
 	// ownNodes marks the players whose spec sets a node limit of their
@@ -93,7 +93,8 @@ func newRunner(cfg Config) (*runner, error) {
 	if cfg.PlyCap < 0 {
 		return nil, fmt.Errorf("ply cap must be ≥ 0, got %d", cfg.PlyCap)
 	}
-	if err := checkTimeControl(cfg.TimeControl); err != nil {
+	match := clock.Limits{Nodes: cfg.Nodes, MoveTime: cfg.MoveTime, Overhead: cfg.Overhead}
+	if err := checkTimeControl(match, cfg.TimeControl); err != nil {
 		return nil, err
 	}
 	if cfg.SPRT != nil {
@@ -123,17 +124,14 @@ func newRunner(cfg Config) (*runner, error) {
 		}
 		seen[text] = true
 		_, ownNodes := s.Lookup("nodes")
-		s, tc, err := playerLimits(s, cfg.TimeControl)
+		s, lim, tc, err := playerLimits(s, match, cfg.TimeControl)
 		if err != nil {
 			return nil, err
 		}
-		if err := tc.Validate(); err != nil {
-			return nil, fmt.Errorf("player %q: %w", text, err)
-		}
 		r.specs = append(r.specs, s)
-		r.limits = append(r.limits, clock.Limits{Nodes: tc.Nodes, MoveTime: tc.MoveTime, Overhead: tc.Overhead})
-		r.ownNodes = append(r.ownNodes, ownNodes && tc.Nodes > 0)
-		r.clocks = append(r.clocks, clock.Control{Base: tc.WTime, Inc: tc.WInc})
+		r.limits = append(r.limits, lim)
+		r.ownNodes = append(r.ownNodes, ownNodes && lim.Nodes > 0)
+		r.clocks = append(r.clocks, tc)
 	}
 	if cfg.Anchor != "" && !seen[cfg.Anchor] {
 		return nil, fmt.Errorf("rating anchor %q is not one of the players", cfg.Anchor)
@@ -171,21 +169,16 @@ func newRunner(cfg Config) (*runner, error) {
 	return r, nil
 }
 
-// checkTimeControl refuses what a match cannot play: negative limits,
-// unequal clocks, an increment without a clock, a repeating time control,
-// an infinite search.
-func checkTimeControl(tc clock.Limits) error {
+// checkTimeControl refuses what a match cannot play: negative limits or
+// clocks, an increment without a clock, a repeating time control.
+func checkTimeControl(lim clock.Limits, tc clock.Control) error {
 	switch {
-	case tc.Validate() != nil:
+	case lim.Validate() != nil || tc.Base < 0 || tc.Inc < 0:
 		return errors.New("time control limits must be ≥ 0")
-	case tc.WTime != tc.BTime || tc.WInc != tc.BInc:
-		return errors.New("time control: both players get the same clock and increment")
-	case tc.WTime == 0 && tc.WInc > 0:
+	case tc.Base == 0 && tc.Inc > 0:
 		return errors.New("a clock increment needs a base time")
-	case tc.MovesToGo != 0:
-		return errors.New("time control: moves to go are not supported in matches (the clock is for the whole game)")
-	case tc.Infinite:
-		return errors.New("time control: a match cannot search without limits")
+	case tc.Moves != 0:
+		return errors.New("time control: moves per period are not supported in matches (the clock is for the whole game)")
 	}
 	return nil
 }

@@ -388,21 +388,19 @@ func (e *UCIEngine) exitedError(when string) error {
 // the set-up FEN (in the rule book's '|' convention) otherwise, then every
 // move played since.
 func positionCommand(pos *env.Position) string {
-	q := pos.Clone()
-	moves := make([]string, q.Ply())
-	for i := len(moves) - 1; i >= 0; i-- {
-		moves[i] = q.LastMove().UCI()
-		q.UnmakeMove()
-	}
+	g := env.GameOf(pos)
 	var b strings.Builder
 	b.WriteString("position ")
-	if fen := q.FEN(); fen == q.Variant().StartFEN() {
+	if g.StartFEN == g.Variant.StartFEN() {
 		b.WriteString("startpos")
 	} else {
-		b.WriteString("fen " + fen)
+		b.WriteString("fen " + g.StartFEN)
 	}
-	if len(moves) > 0 {
-		b.WriteString(" moves " + strings.Join(moves, " "))
+	if len(g.Moves) > 0 {
+		b.WriteString(" moves")
+		for _, m := range g.Moves {
+			b.WriteString(" " + m.UCI())
+		}
 	}
 	return b.String()
 }

@@ -1,8 +1,8 @@
 // Package console is the game in the terminal: a person plays the engine
 // by typing moves (SAN or UCI) and commands (undo, hint, save FILE, ...),
-// and sees both boards drawn side by side after every move. It drives an
-// engine.Interface: package engine's Engine in the alicezero binary,
-// enginetest's fake in the tests.
+// and sees both boards drawn side by side after every move. It keeps the
+// game and drives an engine.Interface with it: package engine's Engine in
+// the alicezero binary, enginetest's fake in the tests.
 //
 //	e, err := engine.New(engine.Options{Weights: "checkpoints/run1"})
 //	...
@@ -36,17 +36,32 @@ type Options struct {
 	ASCII bool
 	// Limits bound the engine's searches (zero: its visits).
 	Limits clock.Limits
+	// Start is the position the game starts from, of the engine's
+	// variant; nil means the variant's start position. A new game starts
+	// there.
+	Start *env.Position
 }
 
 // Run plays games on in and out until the user quits, in ends or ctx ends.
 func Run(ctx context.Context, e engine.Interface, in io.Reader, out io.Writer, opts Options) error {
-	p := &session{e: e, out: out, user: opts.User, ascii: opts.ASCII, flipped: opts.User == env.Black, lim: opts.Limits}
+	v := e.Options().Variant
+	start := opts.Start
+	if start == nil {
+		start = env.NewPosition(v)
+	}
+	if start.Variant() != v {
+		return fmt.Errorf("console: a start position of variant %s, the engine plays %s", start.Variant().Name, v.Name)
+	}
+	p := &session{e: e, pos: start.Clone(), out: out, user: opts.User, ascii: opts.ASCII, flipped: opts.User == env.Black, lim: opts.Limits}
 	return p.run(ctx, in)
 }
 
 // session is a game in the terminal: the user against the engine.
 type session struct {
-	e       engine.Interface
+	e engine.Interface
+	// pos is the game: the position it started from, the moves since its
+	// history.
+	pos     *env.Position
 	out     io.Writer
 	user    env.Colour
 	ascii   bool
@@ -78,7 +93,7 @@ const playHelp = `Commands:
 func (p *session) run(ctx context.Context, stdin io.Reader) error {
 	input := lines.Read(stdin, lines.DefaultMax)
 	defer input.Close()
-	p.printf("AliceZero: Alice Chess, %s.\n", variantLine(p.e.Position().Variant()))
+	p.printf("AliceZero: Alice Chess, %s.\n", variantLine(p.pos.Variant()))
 	p.printf("Engine: %s.\n", p.e.Network())
 	p.printf("You play %s. Type a move (e4, Nf3, e2e4) or help.\n\n", colourName(p.user))
 	p.printBoard()
@@ -86,7 +101,7 @@ func (p *session) run(ctx context.Context, stdin io.Reader) error {
 		if err := ctx.Err(); err != nil {
 			return nil
 		}
-		pos := p.e.Position()
+		pos := p.pos
 		st := pos.Status()
 		if st.IsOver() && !p.announced {
 			p.announce(pos, st)
@@ -137,9 +152,10 @@ func (p *session) command(ctx context.Context, line string) bool {
 		return true
 	case "help", "?":
 		p.printf("%s", playHelp)
-		p.printf("Variant %s: %s.\n", p.e.Position().Variant().Name, variantLine(p.e.Position().Variant()))
+		p.printf("Variant %s: %s.\n", p.pos.Variant().Name, variantLine(p.pos.Variant()))
 	case "new":
 		p.e.NewGame()
+		p.pos = env.NewPosition(p.pos.Variant())
 		p.announced = false
 		p.printf("New game. You play %s.\n", colourName(p.user))
 		p.printBoard()
@@ -153,7 +169,7 @@ func (p *session) command(ctx context.Context, line string) bool {
 	case "board", "show":
 		p.printBoard()
 	case "fen":
-		p.printf("%s\n", p.e.Position().FEN())
+		p.printf("%s\n", p.pos.FEN())
 	case "moves":
 		p.listMoves()
 	case "save":
@@ -165,7 +181,7 @@ func (p *session) command(ctx context.Context, line string) bool {
 }
 
 func (p *session) userMove(ctx context.Context, s string) {
-	pos := p.e.Position()
+	pos := p.pos
 	if st := pos.Status(); st.IsOver() {
 		p.printf("The game is over (%s). Type new, undo, save FILE or quit.\n", st)
 		return
@@ -185,12 +201,9 @@ func (p *session) userMove(ctx context.Context, s string) {
 		return
 	}
 	san := moveNumber(pos) + pos.SANWithBoard(m)
-	if err := p.e.Play(m); err != nil {
-		p.printf("Illegal move %q: %v\n", lines.Clip(s), err)
-		return
-	}
+	pos.MakeMove(m) // ParseMove answers legal moves only
 	p.printf("You play %s\n", san)
-	if p.e.Position().Status().IsOver() {
+	if p.pos.Status().IsOver() {
 		p.printBoard()
 	}
 }
@@ -205,20 +218,23 @@ func moveNumber(pos *env.Position) string {
 }
 
 func (p *session) engineMove(ctx context.Context) error {
-	pos := p.e.Position()
+	pos := p.pos
 	p.printf("AliceZero is thinking...\n")
 	t0 := time.Now()
-	res, err := p.e.Go(ctx, p.lim, mcts.Progress{})
+	res, err := p.e.Go(ctx, env.GameOf(pos), p.lim, mcts.Progress{})
 	if res.BestMove == env.NoMove {
 		return fmt.Errorf("no move from the engine: %w", err)
 	}
 	if err != nil {
 		p.printf("(engine: %v)\n", strings.ReplaceAll(err.Error(), "\n", " "))
 	}
-	san := moveNumber(pos) + pos.SANWithBoard(res.BestMove)
-	if err := p.e.Play(res.BestMove); err != nil {
-		return fmt.Errorf("engine move %v: %w", res.BestMove, err) // cannot happen: Go returns legal moves
+	var ml env.MoveList
+	pos.LegalMoves(&ml)
+	if !ml.Contains(res.BestMove) {
+		return fmt.Errorf("engine move %v: not a legal move", res.BestMove) // cannot happen: Go returns legal moves
 	}
+	san := moveNumber(pos) + pos.SANWithBoard(res.BestMove)
+	pos.MakeMove(res.BestMove)
 	p.printf("AliceZero plays %s   (%s, %d %s, %.1fs)\n\n", san, evalText(res), res.Nodes, engine.NodeName(p.e.SearchKind()), time.Since(t0).Seconds())
 	p.printBoard()
 	return nil
@@ -236,12 +252,12 @@ func evalText(res mcts.Result) string {
 }
 
 func (p *session) hint(ctx context.Context) {
-	pos := p.e.Position()
+	pos := p.pos
 	if pos.Status().IsOver() {
 		p.printf("The game is over.\n")
 		return
 	}
-	res, err := p.e.Go(ctx, p.lim, mcts.Progress{})
+	res, err := p.e.Go(ctx, env.GameOf(pos), p.lim, mcts.Progress{})
 	if res.BestMove == env.NoMove {
 		p.printf("No hint: %v\n", err)
 		return
@@ -252,7 +268,7 @@ func (p *session) hint(ctx context.Context) {
 // undo takes back the user's last move and the engine's reply to it (or
 // just the user's move when the game ended with it).
 func (p *session) undo() {
-	pos := p.e.Position()
+	pos := p.pos
 	n := 2
 	if pos.SideToMove() != p.user {
 		n = 1 // the user's move ended the game: no reply to take back
@@ -262,7 +278,7 @@ func (p *session) undo() {
 		return
 	}
 	for range n {
-		p.e.Undo()
+		pos.UnmakeMove()
 	}
 	p.announced = false
 	if n == 1 {
@@ -274,7 +290,7 @@ func (p *session) undo() {
 }
 
 func (p *session) listMoves() {
-	pos := p.e.Position()
+	pos := p.pos
 	var ml env.MoveList
 	pos.LegalMoves(&ml)
 	if ml.N == 0 {
@@ -293,7 +309,8 @@ func (p *session) save(path string) {
 		p.printf("save: name a file, e.g. save game.pgn\n")
 		return
 	}
-	g := engine.GameOf(p.e.Position())
+	g := env.GameOf(p.pos)
+	g.Result = p.pos.Outcome(p.pos.Status())
 	g.SetTag("Event", "AliceZero play")
 	g.SetTag("Date", time.Now().Format("2006.01.02"))
 	white, black := "You", "AliceZero"
@@ -379,7 +396,7 @@ const unicodePieces = "♙♘♗♖♕♔♟♞♝♜♛♚"
 // ended on in brackets: one board for a move that stays on its board, the
 // same square on two boards for a null move.
 func (p *session) printBoard() {
-	pos := p.e.Position()
+	pos := p.pos
 	var b strings.Builder
 	hlFrom, hlTo := env.NoSquare, env.NoSquare
 	var fromB, toB env.Board

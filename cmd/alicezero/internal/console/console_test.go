@@ -60,9 +60,6 @@ func TestBadInputKeepsTheGameGoing(t *testing.T) {
 // The engine's mate is played and announced.
 func TestEngineMateIsAnnounced(t *testing.T) {
 	e := enginetest.New()
-	if err := e.SetPosition("", []string{"e2e4", "d7d5", "f1e2", "d5e4"}); err != nil {
-		t.Fatal(err)
-	}
 	e.Search = func(_ context.Context, p *env.Position, _ clock.Limits, _ mcts.Progress) (mcts.Result, error) {
 		m, err := p.ParseUCI("e2b5")
 		if err != nil {
@@ -70,7 +67,7 @@ func TestEngineMateIsAnnounced(t *testing.T) {
 		}
 		return mcts.Result{BestMove: m, PV: []env.Move{m}, MateIn: 1, Nodes: 5}, nil
 	}
-	out := play(t, e, "", Options{User: env.Black})
+	out := play(t, e, "", Options{User: env.Black, Start: positionIn(t, env.Alice, "", "e2e4", "d7d5", "f1e2", "d5e4")})
 	if !strings.Contains(out, "AliceZero plays 3. Bb5#") || !strings.Contains(out, "Checkmate: White wins (1-0), AliceZero wins.") {
 		t.Errorf("got:\n%s", out)
 	}

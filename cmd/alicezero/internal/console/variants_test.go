@@ -8,9 +8,8 @@ import (
 	"github.com/alicezero/alicezero/env"
 )
 
-// fakeIn returns a fake engine playing variant v from fen ("" for the
-// start) after moves.
-func fakeIn(t *testing.T, v env.Variant, fen string, moves ...string) *enginetest.Engine {
+// fakeIn returns a fake engine playing variant v.
+func fakeIn(t *testing.T, v env.Variant) *enginetest.Engine {
 	t.Helper()
 	e := enginetest.New()
 	o := e.Options()
@@ -18,10 +17,24 @@ func fakeIn(t *testing.T, v env.Variant, fen string, moves ...string) *enginetes
 	if err := e.SetOptions(o); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.SetPosition(fen, moves); err != nil {
+	return e
+}
+
+// positionIn returns the position of variant v from fen ("" for the
+// start) after moves (UCI).
+func positionIn(t *testing.T, v env.Variant, fen string, moves ...string) *env.Position {
+	t.Helper()
+	if fen == "" {
+		fen = v.StartFEN()
+	}
+	pos, err := env.ParseFEN(fen, v)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return e
+	if _, err := pos.PlayUCI(moves); err != nil {
+		t.Fatal(err)
+	}
+	return pos
 }
 
 // drawn returns the lines printBoard draws for the position of variant v
@@ -29,7 +42,7 @@ func fakeIn(t *testing.T, v env.Variant, fen string, moves ...string) *enginetes
 func drawn(t *testing.T, v env.Variant, fen string, moves ...string) []string {
 	t.Helper()
 	var out strings.Builder
-	p := &session{e: fakeIn(t, v, fen, moves...), out: &out, user: env.White, ascii: true}
+	p := &session{e: fakeIn(t, v), pos: positionIn(t, v, fen, moves...), out: &out, user: env.White, ascii: true}
 	p.printBoard()
 	return strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
 }
@@ -105,7 +118,7 @@ func TestVariantMovesTyped(t *testing.T) {
 		{env.AliceNull, "e2e2\n", "You play 1. e2/B"},
 		{env.AliceMini, "b3b4\n", "You play 1. b4/B"},
 	} {
-		out := play(t, fakeIn(t, tt.v, ""), tt.input+"quit\n", Options{User: env.White, ASCII: true})
+		out := play(t, fakeIn(t, tt.v), tt.input+"quit\n", Options{User: env.White, ASCII: true})
 		if !strings.Contains(out, tt.wants) || !strings.Contains(out, "AliceZero: Alice Chess, "+variantLine(tt.v)) {
 			t.Errorf("%s %q: no %q in:\n%.1500s", tt.v.Name, tt.input, tt.wants, out)
 		}

@@ -1,20 +1,24 @@
 // Package enginetest provides the fake engine.Interface that the tests
 // and examples of every front end (uci, xboard, console, serve, pychess)
-// drive: it keeps a game like package engine's Engine, but its searches
-// are scripted, so a test can decide what a search reports, how long it
-// takes and how it fails.
+// drive. It keeps no game and plays no chess of its own: it records what
+// the front end gives it (options, new games, the game and limits of
+// every Go) and answers each Go with a scripted search, so that a test
+// can decide what a search reports, how long it takes and how it fails,
+// and check what the front end asked for.
 //
 //	e := enginetest.New()
 //	e.Search = func(ctx context.Context, pos *env.Position, lim clock.Limits, progress mcts.Progress) (mcts.Result, error) {
 //		... // report through progress, answer a move of pos
 //	}
 //	err := uci.Run(ctx, e, gui, out)
+//	last := e.Games()[len(e.Games())-1] // the game the front end searched
 package enginetest
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/alicezero/alicezero/env"
@@ -26,9 +30,6 @@ import (
 // Engine is a fake engine. Its zero value is not usable; make one with
 // New.
 type Engine struct {
-	opts engine.Options
-	pos  *env.Position
-
 	// ReadyErr is what Ready returns.
 	ReadyErr error
 	// Description is what Network returns; "" means "fake network".
@@ -36,38 +37,66 @@ type Engine struct {
 	// Kind is what SearchKind returns; "" means engine.SearchMCTS, whose
 	// nodes are the visits asked for.
 	Kind string
-	// Search, if set, runs in place of the default search (which
-	// reports one Info and plays the first legal move, or waits for ctx
-	// when the limits are infinite).
+	// Search, if set, answers every Go in place of the default answer
+	// (one Info and the first legal move, after ctx ends when the limits
+	// are infinite). pos is the position the game handed to Go reaches.
 	Search func(ctx context.Context, pos *env.Position, lim clock.Limits, progress mcts.Progress) (mcts.Result, error)
 
-	mu     sync.Mutex
-	limits []clock.Limits // of every Go, in order
-	closed bool
+	mu       sync.Mutex
+	opts     engine.Options
+	games    []*env.Game    // of every Go, in order
+	limits   []clock.Limits // of every Go, in order
+	newGames int
+	closed   bool
 }
 
 var _ engine.Interface = (*Engine)(nil)
 
-// The methods below are engine.Interface's; they keep the game as package
-// engine's Engine does.
-
-// New returns a fake engine at the start position.
+// New returns a fake engine with the engine's default options.
 func New() *Engine {
-	e := &Engine{opts: engine.Options{Variant: env.Alice, Threads: 1, HashMB: engine.DefaultHashMB, Visits: engine.DefaultVisits,
+	return &Engine{opts: engine.Options{Variant: env.Alice, Threads: 1, HashMB: engine.DefaultHashMB, Visits: engine.DefaultVisits,
 		EvalWorkers: 1, MoveOverhead: engine.DefaultMoveOverhead}}
-	e.NewGame()
-	return e
 }
 
-// Limits returns the limits of every Go so far.
+// Games returns copies of the games of every Go so far, in order.
+func (e *Engine) Games() []*env.Game {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return slices.Clone(e.games)
+}
+
+// Limits returns the limits of every Go so far, in order.
 func (e *Engine) Limits() []clock.Limits {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return append([]clock.Limits(nil), e.limits...)
+	return slices.Clone(e.limits)
 }
 
-func (e *Engine) Options() engine.Options { return e.opts }
+// NewGames returns how many times NewGame was called.
+func (e *Engine) NewGames() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.newGames
+}
 
+// Closed reports whether Close was called.
+func (e *Engine) Closed() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.closed
+}
+
+// The methods below are engine.Interface's.
+
+// Options returns the options last set.
+func (e *Engine) Options() engine.Options {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.opts
+}
+
+// SetOptions records o, refusing negative threads or visits as the engine
+// does; an empty variant is alice.
 func (e *Engine) SetOptions(o engine.Options) error {
 	if o.Threads < 0 || o.Visits < 0 {
 		return errors.New("fake: negative option")
@@ -75,37 +104,16 @@ func (e *Engine) SetOptions(o engine.Options) error {
 	if o.Variant.Name == "" {
 		o.Variant = env.Alice
 	}
-	if o.Variant != e.opts.Variant {
-		e.opts = o
-		e.NewGame()
-	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	e.opts = o
 	return nil
 }
 
+// Ready returns ReadyErr.
 func (e *Engine) Ready() error { return e.ReadyErr }
 
-func (e *Engine) NewGame() {
-	e.pos = env.NewPosition(e.opts.Variant)
-}
-
-func (e *Engine) SetPosition(fen string, moves []string) error {
-	if fen == "" {
-		fen = e.opts.Variant.StartFEN()
-	}
-	pos, err := env.ParseFEN(fen, e.opts.Variant)
-	if err != nil {
-		return fmt.Errorf("position: %w", err)
-	}
-	if i, err := pos.PlayUCI(moves); err != nil {
-		return fmt.Errorf("position: move %d (%s): %w", i+1, moves[i], err)
-	}
-	e.pos = pos
-	return nil
-}
-
-func (e *Engine) Position() *env.Position { return e.pos.Clone() }
-
+// Network returns Description.
 func (e *Engine) Network() string {
 	if e.Description == "" {
 		return "fake network"
@@ -113,11 +121,19 @@ func (e *Engine) Network() string {
 	return e.Description
 }
 
+// SearchKind returns Kind.
 func (e *Engine) SearchKind() string {
 	if e.Kind == "" {
 		return engine.SearchMCTS
 	}
 	return e.Kind
+}
+
+// NewGame counts the call (NewGames).
+func (e *Engine) NewGame() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.newGames++
 }
 
 // Close marks the engine closed (Closed); it must not be used afterwards.
@@ -128,46 +144,30 @@ func (e *Engine) Close() error {
 	return nil
 }
 
-// Closed reports whether Close was called.
-func (e *Engine) Closed() bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.closed
-}
-
-// Play plays m if it is legal.
-func (e *Engine) Play(m env.Move) error {
-	var ml env.MoveList
-	e.pos.LegalMoves(&ml)
-	if !ml.Contains(m) {
-		return &env.MoveError{Move: m.UCI(), FEN: e.pos.FEN(), Reason: "illegal move"}
+// Go records game and lim and answers: an error for a game that does not
+// play, one wrapping engine.ErrNoLegalMove where the side to move has no
+// move (the engine's contract), else Search's answer or the default one.
+func (e *Engine) Go(ctx context.Context, game *env.Game, lim clock.Limits, progress mcts.Progress) (mcts.Result, error) {
+	if game == nil {
+		return mcts.Result{}, errors.New("fake: no game")
 	}
-	e.pos.MakeMove(m)
-	return nil
-}
-
-// Undo takes back the last move.
-func (e *Engine) Undo() (env.Move, bool) {
-	if e.pos.Ply() == 0 {
-		return env.NoMove, false
-	}
-	m := e.pos.LastMove()
-	e.pos.UnmakeMove()
-	return m, true
-}
-
-// Go records lim and runs the search: Search if set, else the default.
-func (e *Engine) Go(ctx context.Context, lim clock.Limits, progress mcts.Progress) (mcts.Result, error) {
+	g := *game
+	g.Moves, g.Tags = slices.Clone(g.Moves), slices.Clone(g.Tags)
 	e.mu.Lock()
+	e.games = append(e.games, &g)
 	e.limits = append(e.limits, lim)
 	e.mu.Unlock()
+	pos, err := g.FinalPosition()
+	if err != nil {
+		return mcts.Result{}, fmt.Errorf("fake: %w", err)
+	}
 	var ml env.MoveList
-	e.pos.LegalMoves(&ml)
+	pos.LegalMoves(&ml)
 	if ml.N == 0 {
-		return mcts.Result{}, fmt.Errorf("fake: %w (%s)", engine.ErrNoLegalMove, e.pos.Status())
+		return mcts.Result{}, fmt.Errorf("fake: %w (%s)", engine.ErrNoLegalMove, pos.Status())
 	}
 	if e.Search != nil {
-		return e.Search(ctx, e.pos.Clone(), lim, progress)
+		return e.Search(ctx, pos, lim, progress)
 	}
 	if lim.Infinite {
 		<-ctx.Done()

@@ -43,7 +43,7 @@ type Config struct {
 	MaxGames int
 	// MinTC and MaxTC bound the time controls accepted, compared by
 	// Estimate (base + 40 increments); a zero bound does not apply.
-	MinTC, MaxTC TimeControl
+	MinTC, MaxTC clock.Control
 	// PGNDir receives each finished game as PGN; "" keeps none.
 	PGNDir string
 	// Clock turns clock readings into move budgets.
@@ -84,7 +84,7 @@ type Bot struct {
 // pendingGame is an accepted challenge whose game has not started.
 type pendingGame struct {
 	since time.Time
-	tc    TimeControl
+	tc    clock.Control
 }
 
 // New returns a bot that plays with engines: each search borrows a free
@@ -119,9 +119,9 @@ func New(client *Client, engines []engine.Interface, cfg Config) (*Bot, error) {
 	if cfg.MaxGames < 0 {
 		return nil, fmt.Errorf("pychess: the number of games at once must be positive, got %d", cfg.MaxGames)
 	}
-	if cfg.MaxTC != (TimeControl{}) && cfg.MaxTC.Estimate() < cfg.MinTC.Estimate() {
+	if !cfg.MaxTC.IsZero() && Estimate(cfg.MaxTC) < Estimate(cfg.MinTC) {
 		return nil, fmt.Errorf("pychess: the slowest time control accepted (%s) is faster than the fastest (%s): pychess compares base + %d increments",
-			clock.Lobby.Format(cfg.MaxTC.Control()), clock.Lobby.Format(cfg.MinTC.Control()), estimateMoves)
+			clock.Lobby.Format(cfg.MaxTC), clock.Lobby.Format(cfg.MinTC), estimateMoves)
 	}
 	if cfg.Backoff.Initial <= 0 {
 		cfg.Backoff = DefaultBackoff
@@ -143,16 +143,25 @@ func New(client *Client, engines []engine.Interface, cfg Config) (*Bot, error) {
 // ParseTimeControl reads a time control as pychess's lobby writes it
 // (clock.Lobby): minutes of base time (a fraction allowed) "+" seconds of
 // increment, e.g. "5+3" or "0.5+0", or with units ("5m+3s").
-func ParseTimeControl(s string) (TimeControl, error) {
+func ParseTimeControl(s string) (clock.Control, error) {
 	c, err := clock.Lobby.Parse(s)
 	if err != nil {
-		return TimeControl{}, err
+		return clock.Control{}, err
 	}
 	if c.Moves != 0 {
-		return TimeControl{}, fmt.Errorf("time control %q: pychess has no moves per period (want MINUTES+SECONDS, e.g. 5+3)", s)
+		return clock.Control{}, fmt.Errorf("time control %q: pychess has no moves per period (want MINUTES+SECONDS, e.g. 5+3)", s)
 	}
-	return TimeControl{Type: "clock", Limit: c.Base.Seconds(), Increment: c.Inc.Seconds()}, nil
+	return c, nil
 }
+
+// estimateMoves is the game length pychess assumes when it classes a time
+// control by speed (seek.ESTIMATE_MOVES).
+const estimateMoves = 40
+
+// Estimate returns the expected length of one side's clock over a game of
+// pychess's assumed length: base + 40 increments, the quantity pychess
+// classes its speeds by.
+func Estimate(c clock.Control) time.Duration { return c.Base + estimateMoves*c.Inc }
 
 // Run plays until ctx ends or the server refuses the bot: it reads the
 // event stream (reconnecting after drops, with backoff), accepts the
@@ -238,15 +247,15 @@ func (b *Bot) decline(c *Challenge) string {
 	if _, ok := b.accepted[c.Variant.Key]; !ok || c.Chess960 {
 		return DeclineVariant
 	}
-	tc := c.TimeControl
-	switch {
-	case tc.Type != "clock":
+	if c.TimeControl.Type != "clock" {
 		return DeclineTimeControl
-	case tc.Estimate() <= 0:
+	}
+	switch est := Estimate(c.TimeControl.Control()); {
+	case est <= 0:
 		return DeclineTimeControl
-	case tc.Estimate() < b.cfg.MinTC.Estimate():
+	case est < Estimate(b.cfg.MinTC):
 		return DeclineTooFast
-	case b.cfg.MaxTC != (TimeControl{}) && tc.Estimate() > b.cfg.MaxTC.Estimate():
+	case !b.cfg.MaxTC.IsZero() && est > Estimate(b.cfg.MaxTC):
 		return DeclineTooSlow
 	}
 	return ""
@@ -266,7 +275,7 @@ func (b *Bot) answerChallenge(ctx context.Context, c *Challenge) {
 		if len(b.active)+len(b.pending) >= b.cfg.MaxGames {
 			reason = DeclineLater
 		} else {
-			b.pending[c.ID] = pendingGame{since: now, tc: c.TimeControl}
+			b.pending[c.ID] = pendingGame{since: now, tc: c.TimeControl.Control()}
 		}
 		b.mu.Unlock()
 	}

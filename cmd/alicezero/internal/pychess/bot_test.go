@@ -503,11 +503,14 @@ func TestBotManagesItsClock(t *testing.T) {
 		budgets []time.Duration
 	)
 	eng := func(ctx context.Context, pos *env.Position, lim clock.Limits, progress mcts.Progress) (mcts.Result, error) {
+		// The engine's time manager turns the bot's clock into the time
+		// to spend.
+		budget := lim.Budget(pos.SideToMove())
 		mu.Lock()
-		budgets = append(budgets, lim.MoveTime)
+		budgets = append(budgets, budget)
 		mu.Unlock()
 		select { // think for the whole budget
-		case <-time.After(lim.MoveTime):
+		case <-time.After(budget):
 		case <-ctx.Done():
 		}
 		return pickEngine(spreadLegal, 0.3)(ctx, pos, lim, progress)

@@ -7,28 +7,29 @@ import (
 	"github.com/alicezero/alicezero/internal/clock"
 )
 
-// Clock turns a clock reading into the time to spend on one move: it is
-// the project's one time manager (clock.Limits.Budget) fed with what
-// pychess adds, the age of the reading and a first move timed apart. The
+// Clock turns a clock reading into the limits of one move's search: the
+// bot's clock as the engine's time manager (clock.Limits.Budget) reads a
+// GUI's, with what pychess adds, the age of the reading, the move's trip
+// and a first move timed apart. The engine decides the time to spend. The
 // zero value uses the defaults.
 type Clock struct {
 	// Overhead is kept back from every move for what the clock charges
 	// beyond the search: the move's trip to the server and the server's
-	// own work (clock.Limits.Overhead). 0 means DefaultOverhead.
+	// own work (clock.Limits.Overhead, replacing the engine's own). 0
+	// means DefaultOverhead.
 	Overhead time.Duration
 	// MovesToGo is the number of moves the remaining time is shared
 	// over (clock.Limits.MovesToGo, which counts at most 30); 0 means
-	// DefaultMovesToGo.
+	// the time manager's default, 30.
 	MovesToGo int
-	// MinBudget is the least time given to a search, even when the clock
-	// is nearly out; 0 means DefaultMinBudget.
+	// MinBudget is the time given to a search when the clock is spent
+	// (a clock at zero would bound nothing); 0 means DefaultMinBudget.
 	MinBudget time.Duration
 }
 
 // Defaults of Clock.
 const (
 	DefaultOverhead  = 300 * time.Millisecond
-	DefaultMovesToGo = 30
 	DefaultMinBudget = 10 * time.Millisecond
 )
 
@@ -46,28 +47,29 @@ func (c Clock) overhead() time.Duration {
 	return c.Overhead
 }
 
-// Budget returns the search time for the move at ply (0 for the game's
-// first) with left on the clock and inc added after the move (pychess adds
-// it once the move is made), lag being the time already gone since the
-// reading was taken. It is clock.Limits.Budget of the clock less the lag
-// (a share of it plus ¾ of inc, at most half of it, less Overhead), at
-// most 10 s for each side's first move, and at least MinBudget.
-func (c Clock) Budget(ply int, left, inc, lag time.Duration) time.Duration {
-	moves, least := c.MovesToGo, c.MinBudget
-	if moves <= 0 {
-		moves = DefaultMovesToGo
-	}
-	if least <= 0 {
-		least = DefaultMinBudget
-	}
-	left -= lag // the clock has run on since it was read
-	if left <= 0 {
-		return least // a Limits without time left would set no bound at all
-	}
-	// The side is immaterial: the bot's own clock goes in as White's.
-	lim := clock.Limits{WTime: left, WInc: inc, MovesToGo: moves, Overhead: c.overhead()}
+// Limits returns the limits of the search of side's move at ply (0 for
+// the game's first) with left on its clock and inc added after the move
+// (pychess adds it once the move is made), lag being the time already
+// gone since the reading was taken: its clock less the lag, the
+// increment, MovesToGo and Overhead, and for each side's first move a
+// move time of 10 s at most. A clock spent gets MinBudget's move time.
+func (c Clock) Limits(side env.Colour, ply int, left, inc, lag time.Duration) clock.Limits {
+	lim := clock.Limits{MovesToGo: c.MovesToGo, Overhead: c.overhead()}
 	if ply < 2 {
 		lim.MoveTime = firstMoveBudget
 	}
-	return max(lim.Budget(env.White), least)
+	left -= lag // the clock has run on since it was read
+	if left <= 0 {
+		lim.MoveTime = c.MinBudget
+		if lim.MoveTime <= 0 {
+			lim.MoveTime = DefaultMinBudget
+		}
+		return lim
+	}
+	if side == env.Black {
+		lim.BTime, lim.BInc = left, inc
+	} else {
+		lim.WTime, lim.WInc = left, inc
+	}
+	return lim
 }

@@ -11,8 +11,8 @@
 //	err = b.Run(ctx) // until ctx ends
 //
 // It accepts the challenges that fit its variants, time controls and free
-// game slots, plays several games at once, budgets each move from the
-// clock (Clock), applies a draw rule (DrawRule), reconnects dropped
+// game slots, plays several games at once, hands each move's search its
+// clock for the engine's time manager (Clock), applies a draw rule (DrawRule), reconnects dropped
 // streams with exponential backoff and jitter (Backoff), and writes each
 // finished game as PGN. It plays with engine.Interface values (package
 // mcts/engine), one per game searched at once: each search borrows a free

@@ -3,7 +3,6 @@ package pychess
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
@@ -20,12 +19,11 @@ type choice struct {
 	HasValue bool
 }
 
-// search asks a free engine for a move in the game of variant v from
-// startFEN after moves, within budget (and Config.Visits, or for the
-// alpha-beta as long a search). An engine
-// serves one search at a time: with every engine busy it waits for one,
-// or for ctx.
-func (b *Bot) search(ctx context.Context, v env.Variant, startFEN string, moves []string, budget time.Duration) (choice, error) {
+// search asks a free engine for a move in the game that led to pos,
+// within lim and Config.Visits (for the alpha-beta as long a search). An
+// engine serves one search at a time: with every engine busy it waits
+// for one, or for ctx.
+func (b *Bot) search(ctx context.Context, pos *env.Position, lim clock.Limits) (choice, error) {
 	var e engine.Interface
 	select {
 	case e = <-b.free:
@@ -33,16 +31,14 @@ func (b *Bot) search(ctx context.Context, v env.Variant, startFEN string, moves 
 		return choice{}, ctx.Err()
 	}
 	defer func() { b.free <- e }()
-	if o := e.Options(); o.Variant != v {
-		o.Variant = v
+	if o := e.Options(); o.Variant != pos.Variant() {
+		o.Variant = pos.Variant()
 		if err := e.SetOptions(o); err != nil {
 			return choice{}, err
 		}
 	}
-	if err := e.SetPosition(startFEN, moves); err != nil {
-		return choice{}, err
-	}
-	res, err := e.Go(ctx, clock.Limits{MoveTime: budget, Nodes: engine.VisitNodes(e.SearchKind(), int64(b.cfg.Visits))}, mcts.Progress{})
+	lim.Nodes = engine.VisitNodes(e.SearchKind(), int64(b.cfg.Visits))
+	res, err := e.Go(ctx, env.GameOf(pos), lim, mcts.Progress{})
 	switch {
 	case res.BestMove == env.NoMove:
 		return choice{}, errors.Join(errors.New("the engine found no move"), err)

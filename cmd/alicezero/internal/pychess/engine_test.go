@@ -41,17 +41,20 @@ func TestSearchBorrowsAFreeEngine(t *testing.T) {
 	replies := make([]choice, len(games))
 	errs := make([]error, len(games))
 	var wg conc.WaitGroup
+	positions := make([]*env.Position, len(games))
 	for i, g := range games {
+		positions[i] = env.NewPosition(g.v)
+		if _, err := positions[i].PlayUCI(g.moves); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, p := range positions {
 		wg.Go(func() {
-			replies[i], errs[i] = b.search(context.Background(), g.v, g.v.StartFEN(), g.moves, 200*time.Millisecond)
+			replies[i], errs[i] = b.search(context.Background(), p, clock.Limits{MoveTime: 200 * time.Millisecond})
 		})
 	}
 	wg.Wait()
-	for i, g := range games {
-		p, _ := env.ParseFEN(g.v.StartFEN(), g.v)
-		if _, err := p.PlayUCI(g.moves); err != nil {
-			t.Fatal(err)
-		}
+	for i, p := range positions {
 		if _, err := p.ParseUCI(replies[i].Move); errs[i] != nil || err != nil || !replies[i].HasValue {
 			t.Errorf("game %d: reply %+v: %v, %v", i, replies[i], errs[i], err)
 		}
@@ -65,7 +68,7 @@ func TestSearchBorrowsAFreeEngine(t *testing.T) {
 	// visits.
 	e1.Kind = engine.SearchAlphaBeta
 	b1 := newSearchBot(t, Config{Visits: 50}, e1)
-	if _, err := b1.search(context.Background(), env.Alice, env.StartFEN, nil, time.Second); err != nil {
+	if _, err := b1.search(context.Background(), env.NewPosition(env.Alice), clock.Limits{MoveTime: time.Second}); err != nil {
 		t.Fatal(err)
 	}
 	if lims := e1.Limits(); lims[len(lims)-1].Nodes != 50*engine.NodesPerVisit {
@@ -76,7 +79,7 @@ func TestSearchBorrowsAFreeEngine(t *testing.T) {
 	x, y := <-b.free, <-b.free
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	if _, err := b.search(ctx, env.Alice, env.StartFEN, nil, time.Second); err == nil {
+	if _, err := b.search(ctx, env.NewPosition(env.Alice), clock.Limits{MoveTime: time.Second}); err == nil {
 		t.Error("a search with no free engine did not end with its context")
 	}
 	b.free <- x
@@ -92,15 +95,14 @@ func TestSearchWithTheEngine(t *testing.T) {
 	}
 	defer e.Close()
 	b := newSearchBot(t, Config{}, e)
-	moves := []string{"e2e4", "d7d5", "f1e2"}
+	p := env.NewPosition(env.Alice)
+	if _, err := p.PlayUCI([]string{"e2e4", "d7d5", "f1e2"}); err != nil {
+		t.Fatal(err)
+	}
 	start := time.Now()
-	c, err := b.search(context.Background(), env.Alice, env.StartFEN, moves, 200*time.Millisecond)
+	c, err := b.search(context.Background(), p, clock.Limits{MoveTime: 200 * time.Millisecond})
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("a 200 ms search took %v", d)
-	}
-	p, _ := env.ParseFEN(env.StartFEN, env.Alice)
-	if _, err := p.PlayUCI(moves); err != nil {
-		t.Fatal(err)
 	}
 	if _, perr := p.ParseUCI(c.Move); err != nil || perr != nil || !c.HasValue {
 		t.Errorf("reply %+v: %v, %v", c, err, perr)

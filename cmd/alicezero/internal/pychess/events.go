@@ -56,8 +56,9 @@ type Challenge struct {
 	Chess960 bool   `json:"chess960"`
 }
 
-// TimeControl is a challenge's clock: Type "clock" with Limit and
-// Increment in seconds, or "correspondence" with DaysPerTurn.
+// TimeControl is a challenge's clock as the server sends it: Type "clock"
+// with Limit and Increment in seconds, or "correspondence" with
+// DaysPerTurn. The bot reads it as a clock.Control (Control).
 type TimeControl struct {
 	Type        string  `json:"type"`
 	Limit       float64 `json:"limit"`
@@ -70,15 +71,6 @@ func (tc TimeControl) Base() time.Duration { return seconds(tc.Limit) }
 
 // Inc returns the clock's increment per move.
 func (tc TimeControl) Inc() time.Duration { return seconds(tc.Increment) }
-
-// estimateMoves is the game length pychess assumes when it classes a time
-// control by speed (seek.ESTIMATE_MOVES).
-const estimateMoves = 40
-
-// Estimate returns the expected length of one side's clock over a game of
-// pychess's assumed length: base + 40 increments, the quantity pychess
-// classes its speeds by.
-func (tc TimeControl) Estimate() time.Duration { return tc.Base() + estimateMoves*tc.Inc() }
 
 // Control is the clock as the one time-control type.
 func (tc TimeControl) Control() clock.Control { return clock.Control{Base: tc.Base(), Inc: tc.Inc()} }

@@ -13,6 +13,7 @@ import (
 	"github.com/sourcegraph/conc"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/internal/sleep"
 )
 
@@ -24,7 +25,7 @@ type game struct {
 	b   *Bot
 	id  string
 	me  string
-	tc  TimeControl // from the challenge; zero for a game resumed after a restart
+	tc  clock.Control // from the challenge; zero for a game resumed after a restart
 	log *slog.Logger
 	// release frees the game's slot (idempotent): it is called once the
 	// game is over, before the bot looks for its final moves.
@@ -41,7 +42,7 @@ type game struct {
 	ended     bool      // gameEnd arrived
 }
 
-func newGame(b *Bot, id, me string, tc TimeControl, release func()) *game {
+func newGame(b *Bot, id, me string, tc clock.Control, release func()) *game {
 	return &game{b: b, id: id, me: me, tc: tc, log: b.log.With("game", id), release: release, wake: make(chan struct{}, 1)}
 }
 
@@ -363,18 +364,20 @@ func hasLegalMove(p *env.Position) bool {
 	return ml.N > 0
 }
 
-// choose asks the engine for a move within the clock's budget. The
-// move is always legal: an engine failure or an illegal reply is logged
-// and replaced by the first legal move. It reports false when ctx ended.
+// choose asks the engine for a move, handing it the bot's clock. The move
+// is always legal: an engine failure or an illegal reply is logged and
+// replaced by the first legal move. It reports false when ctx ended.
 func (g *game) choose(ctx context.Context, st *setup, pos *env.Position, moves []string, snap snapshot) (choice, bool) {
 	left, inc := snap.state.Clock(st.colour)
-	clock := g.b.cfg.Clock
-	budget := clock.Budget(len(moves), left, inc, time.Since(snap.at))
-	// The search gets its budget; the context ends a little later, out of
-	// the overhead kept for the move's trip, in case it overruns.
-	tctx, cancel := context.WithTimeout(ctx, budget+clock.overhead()/2)
+	clk := g.b.cfg.Clock
+	lim := clk.Limits(st.colour, len(moves), left, inc, time.Since(snap.at))
+	// The engine's time manager spends what it judges right, at most the
+	// window's end; the context ends a little later, out of the overhead
+	// kept for the move's trip, in case the search overruns.
+	budget, most := lim.Window(st.colour)
+	tctx, cancel := context.WithTimeout(ctx, most+clk.overhead()/2)
 	start := time.Now()
-	reply, err := g.b.search(tctx, st.variant, st.startFEN, moves, budget)
+	reply, err := g.b.search(tctx, pos, lim)
 	cancel()
 	took := time.Since(start)
 	if ctx.Err() != nil {
@@ -411,13 +414,7 @@ func (g *game) finish(st *setup, moves []string, aborted bool) {
 		g.log.Error("pychess: cannot record the game", "err", err)
 		return
 	}
-	pg := env.NewGame(st.variant)
-	pg.StartFEN = st.startFEN
-	pg.Moves = make([]env.Move, pos.Ply())
-	for q, i := pos.Clone(), pos.Ply()-1; i >= 0; i-- {
-		pg.Moves[i] = q.LastMove()
-		q.UnmakeMove()
-	}
+	pg := env.GameOf(pos)
 	status := pos.Status()
 	pg.Result = pos.Outcome(status)
 	pg.SetTag("Event", "pychess.org game")
@@ -428,8 +425,8 @@ func (g *game) finish(st *setup, moves []string, aborted bool) {
 	pg.SetTag("Round", "-")
 	pg.SetTag("White", st.white)
 	pg.SetTag("Black", st.black)
-	if g.tc != (TimeControl{}) {
-		pg.SetTag("TimeControl", g.tc.Control().PGN())
+	if !g.tc.IsZero() {
+		pg.SetTag("TimeControl", g.tc.PGN())
 	}
 	switch {
 	case status.IsOver():

@@ -76,7 +76,7 @@ func TestParseRecordedEvents(t *testing.T) {
 	c := ev.Challenge
 	if ev.Type != EventChallenge || c.ID != "Yq3xPk7Z" || c.Variant.Key != "alice" || c.Challenger.Name != "Tweedledum" ||
 		c.TimeControl.Type != "clock" || c.TimeControl.Base() != 5*time.Minute || c.TimeControl.Inc() != 3*time.Second ||
-		c.TimeControl.Estimate() != 7*time.Minute || c.Color != "random" || c.TimeControl.String() != "300+3" {
+		Estimate(c.TimeControl.Control()) != 7*time.Minute || c.Color != "random" || c.TimeControl.String() != "300+3" {
 		t.Errorf("challenge read as %+v", c)
 	}
 	ev, err = parseEvent([]byte(lines[1]))

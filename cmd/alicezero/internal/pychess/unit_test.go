@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/internal/clock"
 )
 
 func TestLineReader(t *testing.T) {
@@ -77,37 +78,49 @@ func TestBackoffDelay(t *testing.T) {
 	}
 }
 
-// Budget is clock.Limits.Budget (the one time manager: a 30th of the
-// clock plus ¾ of the increment, at most half the clock, less the
-// overhead) of the clock less the reading's age, 10 s at most for each
-// side's first move and MinBudget at least.
-func TestClockBudget(t *testing.T) {
+// Limits hand the engine the bot's clock less the reading's age, its
+// increment and the overhead, with a move time of 10 s for each side's
+// first move and MinBudget's for a clock spent; the engine's time manager
+// then spends a 30th of the clock plus ¾ of the increment, at most half
+// the clock, less the overhead, and no more than the move time.
+func TestClockLimits(t *testing.T) {
 	c := Clock{Overhead: 300 * time.Millisecond, MovesToGo: 30, MinBudget: 10 * time.Millisecond}
 	ms := time.Millisecond
 	tests := []struct {
 		name           string
+		side           env.Colour
 		ply            int
 		left, inc, lag time.Duration
-		want           time.Duration
+		want           clock.Limits
+		budget         time.Duration
 	}{
-		{"5+3", 10, 5 * time.Minute, 3 * time.Second, 0, 5*time.Minute/30 + 2250*ms - 300*ms},
-		{"5+3, first move", 0, 5 * time.Minute, 3 * time.Second, 0, 10 * time.Second},
-		{"60+0, first moves", 1, time.Hour, 0, 0, 10 * time.Second},
-		{"60+0, third move", 2, time.Hour, 0, 0, time.Hour/30 - 300*ms},
-		{"lag counts", 10, 5 * time.Minute, 0, 30 * time.Second, 9*time.Second - 300*ms},
-		{"a big increment is capped at half the clock", 10, 2 * time.Second, 10 * time.Second, 0, time.Second - 300*ms},
-		{"a short clock halves the share rather than lose the overhead", 10, 3 * time.Second, 0, 0, 50 * ms},
-		{"nearly out of time", 10, 305 * ms, 0, 0, 10 * ms},
-		{"out of time", 10, 100 * ms, 0, 0, 10 * ms},
-		{"lag beyond the clock", 10, time.Second, 0, 2 * time.Second, 10 * ms},
+		{"5+3", env.White, 10, 5 * time.Minute, 3 * time.Second, 0,
+			clock.Limits{WTime: 5 * time.Minute, WInc: 3 * time.Second, MovesToGo: 30, Overhead: 300 * ms}, 5*time.Minute/30 + 2250*ms - 300*ms},
+		{"5+3, Black", env.Black, 11, 5 * time.Minute, 3 * time.Second, 0,
+			clock.Limits{BTime: 5 * time.Minute, BInc: 3 * time.Second, MovesToGo: 30, Overhead: 300 * ms}, 5*time.Minute/30 + 2250*ms - 300*ms},
+		{"5+3, first move", env.White, 0, 5 * time.Minute, 3 * time.Second, 0,
+			clock.Limits{WTime: 5 * time.Minute, WInc: 3 * time.Second, MovesToGo: 30, Overhead: 300 * ms, MoveTime: 10 * time.Second}, 10 * time.Second},
+		{"60+0, first moves", env.Black, 1, time.Hour, 0, 0,
+			clock.Limits{BTime: time.Hour, MovesToGo: 30, Overhead: 300 * ms, MoveTime: 10 * time.Second}, 10 * time.Second},
+		{"60+0, third move", env.White, 2, time.Hour, 0, 0,
+			clock.Limits{WTime: time.Hour, MovesToGo: 30, Overhead: 300 * ms}, time.Hour/30 - 300*ms},
+		{"lag counts", env.White, 10, 5 * time.Minute, 0, 30 * time.Second,
+			clock.Limits{WTime: 270 * time.Second, MovesToGo: 30, Overhead: 300 * ms}, 9*time.Second - 300*ms},
+		{"a short clock halves the share rather than lose the overhead", env.White, 10, 3 * time.Second, 0, 0,
+			clock.Limits{WTime: 3 * time.Second, MovesToGo: 30, Overhead: 300 * ms}, 50 * ms},
+		{"out of time", env.White, 10, 100 * ms, 0, 100 * ms,
+			clock.Limits{MoveTime: 10 * ms, MovesToGo: 30, Overhead: 300 * ms}, 8 * ms},
+		{"lag beyond the clock", env.Black, 10, time.Second, 0, 2 * time.Second,
+			clock.Limits{MoveTime: 10 * ms, MovesToGo: 30, Overhead: 300 * ms}, 8 * ms},
 	}
 	for _, tt := range tests {
-		if got := c.Budget(tt.ply, tt.left, tt.inc, tt.lag); got != tt.want {
-			t.Errorf("%s: Budget(%d, %v, %v, %v) = %v, want %v", tt.name, tt.ply, tt.left, tt.inc, tt.lag, got, tt.want)
+		lim := c.Limits(tt.side, tt.ply, tt.left, tt.inc, tt.lag)
+		if lim != tt.want || lim.Budget(tt.side) != tt.budget {
+			t.Errorf("%s: Limits(%v, %d, %v, %v, %v) = %+v (budget %v), want %+v (budget %v)", tt.name, tt.side, tt.ply, tt.left, tt.inc, tt.lag, lim, lim.Budget(tt.side), tt.want, tt.budget)
 		}
 	}
-	if got := (Clock{}).Budget(10, time.Minute, 0, 0); got != time.Minute/DefaultMovesToGo-DefaultOverhead {
-		t.Errorf("the zero Clock gives %v", got)
+	if got := (Clock{}).Limits(env.White, 10, time.Minute, 0, 0); got != (clock.Limits{WTime: time.Minute, Overhead: DefaultOverhead}) || got.Budget(env.White) != time.Minute/30-DefaultOverhead {
+		t.Errorf("the zero Clock gives %+v", got)
 	}
 }
 
@@ -143,12 +156,12 @@ func TestDrawRule(t *testing.T) {
 }
 
 func TestParseTimeControl(t *testing.T) {
-	good := map[string]TimeControl{
-		"5+3":   {Type: "clock", Limit: 300, Increment: 3},
-		"0.5+0": {Type: "clock", Limit: 30, Increment: 0},
-		" 1+2 ": {Type: "clock", Limit: 60, Increment: 2},
-		"5m+3s": {Type: "clock", Limit: 300, Increment: 3},
-		"90s+0": {Type: "clock", Limit: 90, Increment: 0},
+	good := map[string]clock.Control{
+		"5+3":   {Base: 5 * time.Minute, Inc: 3 * time.Second},
+		"0.5+0": {Base: 30 * time.Second},
+		" 1+2 ": {Base: time.Minute, Inc: 2 * time.Second},
+		"5m+3s": {Base: 5 * time.Minute, Inc: 3 * time.Second},
+		"90s+0": {Base: 90 * time.Second},
 	}
 	for s, want := range good {
 		if got, err := ParseTimeControl(s); err != nil || got != want {

@@ -122,10 +122,10 @@ func checkClocks(t *testing.T, when string, g gameJSON, white, black time.Durati
 
 func TestClockTimeControlErrors(t *testing.T) {
 	c, _ := newClockServer(t, nil)
-	var info infoResponse
-	c.call("GET", "/api/info", nil, http.StatusOK, &info)
-	if !slices.Contains(info.TimeControls, "3+2") {
-		t.Errorf("time controls offered: %q", info.TimeControls)
+	var about serverResponse
+	c.call("GET", "/api/info", nil, http.StatusOK, &about)
+	if !slices.Contains(about.TimeControls, "3+2") {
+		t.Errorf("time controls offered: %q", about.TimeControls)
 	}
 	var g gameJSON
 	g = callGame(c, "POST", "/api/game/move", map[string]any{"move": "e4"})

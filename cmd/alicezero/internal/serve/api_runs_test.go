@@ -159,12 +159,12 @@ func TestRunsWithoutFolder(t *testing.T) {
 		t.Errorf("runs %+v", list.Runs)
 	}
 	c.fails("GET", "/api/runs/x/metrics", nil, 404, "--runs-dir")
-	var info infoResponse
-	c.call("GET", "/api/info", nil, http.StatusOK, &info)
+	var about serverResponse
+	c.call("GET", "/api/info", nil, http.StatusOK, &about)
 	// The fixed choices stand without a runs folder: the default and the
 	// built-in network.
-	if info.Runs || len(info.Weights) != 2 || info.DefaultVisits != 400 || info.MaxVisits != 100000 {
-		t.Errorf("info %+v", info)
+	if about.Runs || len(about.Weights) != 2 || about.DefaultVisits != 400 || about.MaxVisits != 100000 {
+		t.Errorf("server %+v", about)
 	}
 }
 
@@ -192,10 +192,10 @@ func TestWeightChoices(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newClient(t, newTestServer(t, tc.opts, nil))
-			var info infoResponse
-			c.call("GET", "/api/info", nil, http.StatusOK, &info)
-			if !reflect.DeepEqual(info.Weights, tc.want) {
-				t.Errorf("choices %+v, want %+v", info.Weights, tc.want)
+			var about serverResponse
+			c.call("GET", "/api/info", nil, http.StatusOK, &about)
+			if !reflect.DeepEqual(about.Weights, tc.want) {
+				t.Errorf("choices %+v, want %+v", about.Weights, tc.want)
 			}
 		})
 	}

@@ -7,8 +7,9 @@
 // The server knows the engine only as an engine.Interface (package
 // mcts/engine), from a Loader that turns a weights choice into one;
 // cmd/alicezero wires the real engine in, the tests enginetest's fake. A
-// search sets the engine's game, runs Go with clock.Limits and reports
-// its mcts.Info as JSON, and its last event says why it ended (end.go):
+// search hands the engine the game that led to the position searched
+// (env.GameOf) at Go, with clock.Limits, and reports its mcts.Info as
+// JSON, and its last event says why it ended (end.go):
 // its limits reached, a mate or result proven, stopped and by what, an
 // error, or the engine's own early end. A search's visits are the tree
 // search's; an engine that runs the alpha-beta (its SearchKind) searches
@@ -31,5 +32,10 @@
 //	srv, err := serve.New(serve.Options{Load: loader, RunsDir: "checkpoints"})
 //	err = srv.ListenAndServe(ctx, "127.0.0.1:8080", false, os.Stdout) // prints the address
 //
-// docs/API.md documents the API.
+// docs/API.md documents the API. Its handlers are filed by what they
+// serve: handlers_server.go the server's description (GET /api/info),
+// handlers_game.go the session's game, handlers_position.go positions and
+// their legal moves, handlers_pgn.go PGN texts, handlers_search.go
+// searches and their reports (an "info" is always a search's report),
+// handlers_runs.go training runs.
 package serve

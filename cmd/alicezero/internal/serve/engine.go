@@ -48,9 +48,6 @@ func searchOn(ctx context.Context, eng engine.Interface, pos *env.Position, lim 
 	if v := eng.Options().Variant; v != pos.Variant() {
 		return searched{}, fmt.Errorf("a position of variant %s for an engine of %s", pos.Variant().Name, v.Name)
 	}
-	if err := setGame(eng, pos); err != nil {
-		return searched{}, err
-	}
 	start := time.Now()
 	progress := mcts.Progress{Interval: reportInterval}
 	if report != nil {
@@ -60,7 +57,7 @@ func searchOn(ctx context.Context, eng engine.Interface, pos *env.Position, lim 
 			}
 		}
 	}
-	res, err := eng.Go(ctx, lim, progress)
+	res, err := eng.Go(ctx, env.GameOf(pos), lim, progress)
 	in := searched{Info: mcts.Info{Final: true, PV: res.PV}}
 	if len(in.PV) == 0 && res.BestMove != env.NoMove {
 		in.PV = []env.Move{res.BestMove}
@@ -74,20 +71,6 @@ func searchOn(ctx context.Context, eng engine.Interface, pos *env.Position, lim 
 	in.Value, in.WDL, in.MateIn, in.Children = res.RootValue, res.RootWDL, res.MateIn, res.Children
 	in.Proven = res.Proven
 	return in, nil
-}
-
-// setGame sets eng's game to pos: its set-up position, then its history.
-func setGame(eng engine.Interface, pos *env.Position) error {
-	g := engine.GameOf(pos)
-	if err := eng.SetPosition(g.StartFEN, nil); err != nil {
-		return err
-	}
-	for _, m := range g.Moves {
-		if err := eng.Play(m); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // bestMove is the move a search's Info would play: its PV's first.

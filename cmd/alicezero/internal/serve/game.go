@@ -77,15 +77,17 @@ type gameJSON struct {
 // the set-up position and the clocks. A game lost on time has that
 // status and result, and no legal moves.
 func (g *game) state(now time.Time) gameJSON {
-	q := g.pos.Clone()
-	moves := make([]env.Move, q.Ply())
-	for i := len(moves) - 1; i >= 0; i-- {
-		moves[i] = q.LastMove()
-		q.UnmakeMove()
-	}
-	js := gameJSON{positionJSON: describePosition(g.pos), StartFEN: q.FEN(), Moves: make([]moveJSON, 0, len(moves)), Version: g.version,
+	pg := env.GameOf(g.pos)
+	js := gameJSON{positionJSON: describePosition(g.pos), StartFEN: pg.StartFEN, Moves: make([]moveJSON, 0, len(pg.Moves)), Version: g.version,
 		Clock: g.describeClock(now)}
-	for _, m := range moves {
+	q, err := pg.StartPosition()
+	for _, m := range pg.Moves {
+		if err != nil {
+			// A FEN a position wrote reads back (env's fuzz tests check
+			// it); were it not so, the moves are still listed.
+			js.Moves = append(js.Moves, moveJSON{UCI: m.UCI()})
+			continue
+		}
 		js.Moves = append(js.Moves, describeMove(q, m))
 		q.MakeMove(m)
 	}
@@ -153,14 +155,7 @@ func (g *game) undo(n int, now time.Time) (int, error) {
 // pgn writes the game as PGN, with the tags it was loaded with; a timed
 // game has its TimeControl tag and, once over, its Termination.
 func (g *game) pgn() (string, error) {
-	q := g.pos.Clone()
-	pg := env.NewGame(q.Variant())
-	pg.Moves = make([]env.Move, q.Ply())
-	for i := len(pg.Moves) - 1; i >= 0; i-- {
-		pg.Moves[i] = q.LastMove()
-		q.UnmakeMove()
-	}
-	pg.StartFEN = q.FEN()
+	pg := env.GameOf(g.pos)
 	for _, t := range g.tags {
 		pg.SetTag(t[0], t[1])
 	}

@@ -150,13 +150,12 @@ func (s *Server) searchPosition(sr *search, req *searchRequest, se *session) err
 	if sr.kind == kindReview {
 		if sr.root.Ply() > 0 && len(sr.line) == 0 {
 			// The session's game: review it from its set-up position.
-			q := sr.root.Clone()
-			sr.line = make([]env.Move, q.Ply())
-			for i := len(sr.line) - 1; i >= 0; i-- {
-				sr.line[i] = q.LastMove()
-				q.UnmakeMove()
+			g := env.GameOf(sr.root)
+			root, err := g.StartPosition()
+			if err != nil {
+				return fmt.Errorf("the game's set-up position: %w", err)
 			}
-			sr.root = q
+			sr.root, sr.line = root, g.Moves
 		}
 		if err := playLine(sr.root.Clone(), sr.line); err != nil {
 			return err

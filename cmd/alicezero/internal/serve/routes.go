@@ -32,7 +32,7 @@ func (s *Server) routes() (http.Handler, error) {
 		}
 		byPath[path][method] = h
 	}
-	add(http.MethodGet, "/api/info", s.handleInfo)
+	add(http.MethodGet, "/api/info", s.handleServer)
 	add(http.MethodGet, "/api/game", s.handleGame)
 	add(http.MethodPost, "/api/game/new", s.handleNewGame)
 	add(http.MethodPost, "/api/game/move", s.handleMove)

@@ -3,8 +3,10 @@
 // a goroutine of its own (so that stop, isready and quit are answered while
 // it thinks) and writes info and bestmove lines.
 //
-// The loop drives an engine.Interface: package engine's Engine in the
-// alicezero binary, enginetest's fake in this package's tests.
+// The loop keeps the game (the position set up last, with the moves
+// played from it) and drives an engine.Interface with it: package
+// engine's Engine in the alicezero binary, enginetest's fake in this
+// package's tests.
 //
 //	e, err := engine.New(engine.Options{Weights: "checkpoints/run1"})
 //	...
@@ -89,7 +91,7 @@ const (
 // Run speaks UCI on in and out until quit, the end of in or the end of
 // ctx. It returns an error only when reading in fails.
 func Run(ctx context.Context, e engine.Interface, in io.Reader, out io.Writer) error {
-	s := &session{e: e, out: lines.NewWriter(out), multiPV: 1}
+	s := &session{e: e, out: lines.NewWriter(out), multiPV: 1, pos: env.NewPosition(e.Options().Variant)}
 	s.search.Panicked = func(err error) { s.errorf("internal error: %v", err) }
 	input := lines.Read(in, lines.DefaultMax)
 	defer input.Close()
@@ -117,7 +119,9 @@ func Run(ctx context.Context, e engine.Interface, in io.Reader, out io.Writer) e
 
 // session is one UCI conversation.
 type session struct {
-	e       engine.Interface
+	e engine.Interface
+	// pos is the game: the position set up last, its moves its history.
+	pos     *env.Position
 	out     *lines.Writer
 	search  task.Runner
 	multiPV int
@@ -192,12 +196,13 @@ func (s *session) handle(ctx context.Context, line string) bool {
 		s.setOption(args)
 	case "ucinewgame":
 		s.e.NewGame()
+		s.pos = env.NewPosition(s.e.Options().Variant)
 	case "position":
 		s.position(args)
 	case "go":
 		s.goCmd(ctx, args)
 	case "d":
-		s.out.Printf("info string fen %s", s.e.Position().FEN())
+		s.out.Printf("info string fen %s", s.pos.FEN())
 		s.out.Printf("info string %s", s.e.Network())
 	}
 	return false
@@ -220,12 +225,17 @@ func (s *session) setOption(args []string) {
 			continue
 		}
 		o := s.e.Options()
+		old := o.Variant
 		if err := opt.set(s, &o, value); err != nil {
 			s.errorf("setoption %s: %v", opt.name, err)
 			return
 		}
 		if err := s.e.SetOptions(o); err != nil {
 			s.errorf("setoption %s: %v", opt.name, err)
+			return
+		}
+		if v := s.e.Options().Variant; v != old {
+			s.pos = env.NewPosition(v) // a new rule set: a new game at its start
 		}
 		return
 	}
@@ -260,9 +270,29 @@ func (s *session) position(args []string) {
 		s.errorf("position: want startpos or fen, got %s", echo(head[0]))
 		return
 	}
-	if err := s.e.SetPosition(fen, moves); err != nil {
+	pos, err := setUp(s.e.Options().Variant, fen, moves)
+	if err != nil {
 		s.errorf("%v (the position is unchanged)", err)
+		return
 	}
+	s.pos = pos
+}
+
+// setUp returns the position fen ("" for the variant's start position),
+// in the rule book's notation ('|' marks board-B pieces), after moves
+// (UCI notation); an error names the offending move.
+func setUp(v env.Variant, fen string, moves []string) (*env.Position, error) {
+	if fen == "" {
+		fen = v.StartFEN()
+	}
+	pos, err := env.ParseFEN(fen, v)
+	if err != nil {
+		return nil, fmt.Errorf("position: %w", err)
+	}
+	if i, err := pos.PlayUCI(moves); err != nil {
+		return nil, fmt.Errorf("position: move %d (%s): %w", i+1, moves[i], err)
+	}
+	return pos, nil
 }
 
 // goWords are the words of a go command that take a number.
@@ -357,7 +387,7 @@ func (s *session) goCmd(ctx context.Context, args []string) {
 		s.out.Printf("bestmove (none)")
 		return
 	}
-	pos := s.e.Position()
+	pos := s.pos.Clone()
 	multiPV, showWDL := s.multiPV, s.showWDL
 	s.search.Start(ctx, func(ctx context.Context) {
 		var res mcts.Result
@@ -377,7 +407,7 @@ func (s *session) think(ctx context.Context, pos *env.Position, lim clock.Limits
 			s.out.Printf("%s", l)
 		}
 	}
-	res, err := s.e.Go(ctx, lim, mcts.Progress{Report: report, Interval: infoInterval})
+	res, err := s.e.Go(ctx, env.GameOf(pos), lim, mcts.Progress{Report: report, Interval: infoInterval})
 	switch {
 	case errors.Is(err, engine.ErrNoLegalMove):
 		if pos.Status() == env.Checkmate {

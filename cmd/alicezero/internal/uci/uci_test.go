@@ -121,10 +121,11 @@ func TestGameOverAnswer(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			e := enginetest.New()
-			if err := e.SetPosition(tt.fen, nil); err != nil {
+			pos, err := env.ParseFEN(tt.fen, env.Alice)
+			if err != nil {
 				t.Fatal(err)
 			}
-			if st := e.Position().Status(); !st.IsOver() {
+			if st := pos.Status(); !st.IsOver() {
 				t.Fatalf("%s is not over (%v)", tt.fen, st)
 			}
 			out := script(t, e, "position fen "+tt.fen+"\ngo nodes 100\n")
@@ -206,7 +207,7 @@ func TestGoDepth(t *testing.T) {
 // line, best first.
 func TestMultiPVCarriesEachMovesWDL(t *testing.T) {
 	e := enginetest.New()
-	pos := e.Position()
+	pos := env.NewPosition(env.Alice)
 	mv := func(s string) env.Move {
 		m, err := pos.ParseUCI(s)
 		if err != nil {
@@ -338,5 +339,45 @@ func TestGoRefusedWhileTheNetworkCannotLoad(t *testing.T) {
 	out = script(t, e, "go nodes 5\n")
 	if last := out[len(out)-1]; last == "bestmove (none)" || !strings.HasPrefix(last, "bestmove ") || len(e.Limits()) != 1 {
 		t.Errorf("go once the network loads: %d searches:\n%s", len(e.Limits()), strings.Join(out, "\n"))
+	}
+}
+
+// The loop keeps the game: each go hands the engine the position set up
+// last with the moves played from it; a position refused leaves it as it
+// was; ucinewgame and a new UCI_Variant start a new game at the start.
+func TestGoSearchesTheGameSetUp(t *testing.T) {
+	const fen = "rnbqkbnr/pppppppp/8/8/4|P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+	e := enginetest.New()
+	script(t, e, "position startpos moves e2e4 d7d5\ngo nodes 10\n"+
+		"position fen "+fen+" moves d7d5\ngo nodes 10\n"+
+		"position startpos moves e2e5\ngo nodes 10\n"+
+		"ucinewgame\ngo nodes 10\n"+
+		"position startpos moves e2e4\nsetoption name UCI_Variant value alice-ep\ngo nodes 10\n")
+	want := []struct {
+		v     env.Variant
+		start string
+		moves string
+	}{
+		{env.Alice, env.StartFEN, "e2e4 d7d5"},
+		{env.Alice, fen, "d7d5"},
+		{env.Alice, fen, "d7d5"},
+		{env.Alice, env.StartFEN, ""},
+		{env.AliceEP, env.AliceEP.StartFEN(), ""},
+	}
+	games := e.Games()
+	if len(games) != len(want) {
+		t.Fatalf("%d searches, want %d", len(games), len(want))
+	}
+	for i, g := range games {
+		var moves []string
+		for _, m := range g.Moves {
+			moves = append(moves, m.UCI())
+		}
+		if w := want[i]; g.Variant != w.v || g.StartFEN != w.start || strings.Join(moves, " ") != w.moves {
+			t.Errorf("go %d searched %s %q moves %q, want %s %q moves %q", i+1, g.Variant.Name, g.StartFEN, moves, w.v.Name, w.start, w.moves)
+		}
+	}
+	if e.NewGames() != 1 {
+		t.Errorf("ucinewgame reached the engine %d times, want once", e.NewGames())
 	}
 }

@@ -19,7 +19,7 @@ func (x *session) highlight(arg string) {
 	}
 	var second bool
 	var marks string
-	marks, second = Highlights(x.e.Position(), q, x.lifted, x.liftedSet)
+	marks, second = Highlights(x.pos, q, x.lifted, x.liftedSet)
 	if !second {
 		x.lifted, x.liftedSet = q, true
 	}

@@ -34,8 +34,8 @@ func TestVariantSetups(t *testing.T) {
 		if !contains(out, "setup "+Pieces+" "+want[v.Name]) {
 			t.Errorf("%s: no setup line %q in:\n%s", v.Name, want[v.Name], strings.Join(out, "\n"))
 		}
-		if e.Position().Variant() != v {
-			t.Errorf("%s: the engine plays %s", v.Name, e.Position().Variant().Name)
+		if e.Options().Variant != v {
+			t.Errorf("%s: the engine plays %s", v.Name, e.Options().Variant.Name)
 		}
 	}
 	for _, bad := range []struct{ name, why string }{
@@ -43,12 +43,12 @@ func TestVariantSetups(t *testing.T) {
 		{"crazyhouse", "# unknown variant; the known ones are alice, alice-ep"},
 	} {
 		e := enginetest.New()
-		out := script(t, e, setup+"variant "+bad.name+"\nforce\nusermove e2m4\n", Options{})
+		out := script(t, e, setup+"variant "+bad.name+"\nforce\nusermove e2m4\nhint\n", Options{})
 		if !contains(out, "Error (unsupported variant): "+bad.name) || !contains(out, bad.why) || contains(out, "Illegal") {
 			t.Errorf("variant %s:\n%s", bad.name, strings.Join(out, "\n"))
 		}
-		if e.Position().Variant() != env.Alice || e.Position().Ply() != 1 {
-			t.Errorf("variant %s left the engine at %s", bad.name, e.Position().FEN())
+		if g := lastGame(t, e); g.Variant != env.Alice || len(g.Moves) != 1 || e.Options().Variant != env.Alice {
+			t.Errorf("variant %s left the game at %s %v", bad.name, g.Variant.Name, g.Moves)
 		}
 	}
 }
@@ -70,6 +70,16 @@ func TestFeatureVariants(t *testing.T) {
 	if strings.Contains(offered, "alice-3") {
 		t.Errorf("alice-3 is offered: %s", offered)
 	}
+}
+
+// lastGame returns the game of e's last search.
+func lastGame(t *testing.T, e *enginetest.Engine) *env.Game {
+	t.Helper()
+	games := e.Games()
+	if len(games) == 0 {
+		t.Fatal("the engine searched nothing")
+	}
+	return games[len(games)-1]
 }
 
 // replies makes e's searches play moves (UCI) in turn, then the first
@@ -104,7 +114,7 @@ func TestVariantGames(t *testing.T) {
 		replies []string // the engine's moves, in turn
 		input   string   // after the variant command
 		want    []string // lines of the output, in order
-		fen     string   // the engine's position at the end
+		fen     string   // the position at the end (a hint searches it)
 	}{
 		{"alice-black-b: Black starts on B", "alice-black-b", []string{"d7d5"},
 			"force\nusermove e2m4\ngo\nping 1\n", []string{"move l7d5", "pong 1"},
@@ -132,7 +142,7 @@ func TestVariantGames(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			e := enginetest.New()
 			replies(e, tt.replies...)
-			out := script(t, e, "xboard\nprotover 2\nnew\nvariant "+tt.variant+"\n"+tt.input, Options{})
+			out := script(t, e, "xboard\nprotover 2\nnew\nvariant "+tt.variant+"\n"+tt.input+"hint\n", Options{})
 			i := 0
 			for _, l := range out {
 				if i < len(tt.want) && l == tt.want[i] {
@@ -144,8 +154,12 @@ func TestVariantGames(t *testing.T) {
 			if i < len(tt.want) {
 				t.Errorf("no %q in:\n%s", tt.want[i], strings.Join(out, "\n"))
 			}
-			if got := e.Position().FEN(); got != tt.fen {
-				t.Errorf("the engine's position %s, want %s", got, tt.fen)
+			pos, err := lastGame(t, e).FinalPosition()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := pos.FEN(); got != tt.fen {
+				t.Errorf("the game's position %s, want %s", got, tt.fen)
 			}
 		})
 	}

@@ -25,8 +25,10 @@
 // legal destinations of a man the user picks up (the highlight feature)
 // and announces the results.
 //
-// The loop drives an engine.Interface: package engine's Engine in the
-// alicezero binary, enginetest's fake in this package's tests.
+// The loop keeps the game (the position set up last, with the moves
+// played since) and drives an engine.Interface with it: package engine's
+// Engine in the alicezero binary, enginetest's fake in this package's
+// tests.
 //
 //	e, err := engine.New(engine.Options{Weights: "checkpoints/run1"})
 //	...
@@ -110,7 +112,7 @@ const hintVisits = 400
 // Run speaks CECP on in and out until quit, the end of in or the end of
 // ctx. It returns an error only when reading in fails.
 func Run(ctx context.Context, e engine.Interface, in io.Reader, out io.Writer, opts Options) error {
-	x := &session{e: e, out: lines.NewWriter(out), engineSide: env.Black, pieces: Pieces}
+	x := &session{e: e, pos: env.NewPosition(e.Options().Variant), out: lines.NewWriter(out), engineSide: env.Black, pieces: Pieces}
 	if opts.RoyalKing {
 		x.pieces = PiecesRoyal
 	}
@@ -146,7 +148,11 @@ func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }
 
 // session is one CECP conversation.
 type session struct {
-	e      engine.Interface
+	e engine.Interface
+	// pos is the game: the position set up last, the moves since its
+	// history. A search's goroutine plays its move into it; the loop
+	// leaves it alone while a search runs.
+	pos    *env.Position
 	out    *lines.Writer
 	search task.Runner
 	pieces string // the setup command's piece table
@@ -245,6 +251,7 @@ func (x *session) handle(ctx context.Context, line string) bool {
 		x.features()
 	case "new":
 		x.e.NewGame()
+		x.pos = env.NewPosition(x.e.Options().Variant)
 		x.force, x.engineSide, x.invalid = false, env.Black, ""
 		x.haveClock, x.myTime, x.oppTime = false, 0, 0
 		x.depth = 0 // CECP: new removes the sd limit
@@ -258,11 +265,11 @@ func (x *session) handle(ctx context.Context, line string) bool {
 			return false
 		}
 		x.force = false
-		x.engineSide = x.e.Position().SideToMove()
+		x.engineSide = x.pos.SideToMove()
 		x.think(ctx)
 	case "playother":
 		x.force = false
-		x.engineSide = x.e.Position().SideToMove().Other()
+		x.engineSide = x.pos.SideToMove().Other()
 	case "usermove":
 		x.userMove(ctx, arg)
 	case "setboard":
@@ -272,12 +279,12 @@ func (x *session) handle(ctx context.Context, line string) bool {
 		if cmd == "remove" {
 			n = 2
 		}
-		if x.e.Position().Ply() < n {
+		if x.pos.Ply() < n {
 			x.out.Printf("Error (command not legal now): %s", cmd)
 			return false
 		}
 		for range n {
-			x.e.Undo()
+			x.pos.UnmakeMove()
 		}
 	case "result":
 		x.force = true
@@ -367,8 +374,9 @@ func (x *session) variant(name string) {
 		}
 	}
 	x.e.NewGame()
+	x.pos = env.NewPosition(v)
 	x.invalid, x.liftedSet = "", false
-	x.out.Printf("setup %s %s %s", x.pieces, l.Geometry(), board16.FEN(x.e.Position()))
+	x.out.Printf("setup %s %s %s", x.pieces, l.Geometry(), board16.FEN(x.pos))
 }
 
 // setOption changes the engine's options with f, reporting a bad value.
@@ -462,38 +470,33 @@ func (x *session) userMove(ctx context.Context, s string) {
 		x.out.Printf("Illegal move (%s): %s", x.invalid, lines.Clip(s))
 		return
 	}
-	pos := x.e.Position()
-	if st := pos.Status(); st.IsOver() {
+	if st := x.pos.Status(); st.IsOver() {
 		x.out.Printf("Illegal move (the game is over: %s): %s", st, lines.Clip(s))
 		return
 	}
-	m, err := board16.ParseMove(pos, s)
+	m, err := board16.ParseMove(x.pos, s) // a legal move, or an error
 	if err != nil {
 		x.out.Printf("Illegal move: %s", lines.Clip(s))
 		x.out.Printf("# %s", lines.Clip(oneLine(err.Error())))
 		return
 	}
-	if err := x.e.Play(m); err != nil {
-		x.out.Printf("Illegal move: %s", lines.Clip(s))
-		return
-	}
+	x.pos.MakeMove(m)
 	x.liftedSet = false
 	if x.announceEnd() {
 		return
 	}
-	if !x.force && x.e.Position().SideToMove() == x.engineSide {
+	if !x.force && x.pos.SideToMove() == x.engineSide {
 		x.think(ctx)
 	}
 }
 
 // announceEnd sends the result line if the game is over by rule.
 func (x *session) announceEnd() bool {
-	pos := x.e.Position()
-	st := pos.Status()
+	st := x.pos.Status()
 	if !st.IsOver() {
 		return false
 	}
-	x.out.Printf("%s", ResultLine(pos, st))
+	x.out.Printf("%s", ResultLine(x.pos, st))
 	return true
 }
 
@@ -523,7 +526,7 @@ func (x *session) think(ctx context.Context) {
 	if x.announceEnd() {
 		return
 	}
-	pos := x.e.Position()
+	pos := x.pos.Clone() // the search's; the game stays the loop's
 	lim := x.limits(pos)
 	x.discard.Store(false)
 	x.search.Start(ctx, func(ctx context.Context) {
@@ -544,10 +547,7 @@ func (x *session) think(ctx context.Context) {
 			res.BestMove = ml.Moves[0] // the engine failed: a legal move all the same
 		}
 		legs := board16.MoveLegs(pos, res.BestMove)
-		if err := x.e.Play(res.BestMove); err != nil {
-			x.out.Printf("# %s", oneLine(err.Error())) // cannot happen: the move is legal
-			return
-		}
+		x.pos.MakeMove(res.BestMove) // pos is x.pos as it stands: nothing changed it meanwhile
 		for _, leg := range legs {
 			x.out.Printf("move %s", leg)
 		}
@@ -563,7 +563,7 @@ func (x *session) search1(ctx context.Context, pos *env.Position, lim clock.Limi
 			x.out.Printf("%s", ThinkingLine(scratch, in))
 		}
 	}
-	res, err := x.e.Go(ctx, lim, mcts.Progress{Report: report, Interval: time.Second})
+	res, err := x.e.Go(ctx, env.GameOf(pos), lim, mcts.Progress{Report: report, Interval: time.Second})
 	if err != nil && !errors.Is(err, engine.ErrNoLegalMove) {
 		x.out.Printf("# %s", oneLine(err.Error()))
 	}
@@ -588,10 +588,10 @@ func (x *session) hint(ctx context.Context) {
 	if x.invalid != "" {
 		return
 	}
-	pos := x.e.Position()
+	pos := x.pos
 	var res mcts.Result
 	lim := clock.Limits{Nodes: engine.VisitNodes(x.e.SearchKind(), int64(min(x.e.Options().Visits, hintVisits)))}
-	if p := panics.Try(func() { res, _ = x.e.Go(ctx, lim, mcts.Progress{}) }); p != nil {
+	if p := panics.Try(func() { res, _ = x.e.Go(ctx, env.GameOf(pos), lim, mcts.Progress{}) }); p != nil {
 		x.out.Printf("# internal error: %s", oneLine(fmt.Sprint(p.Value)))
 		return
 	}
@@ -603,16 +603,20 @@ func (x *session) hint(ctx context.Context) {
 }
 
 func (x *session) setBoard(fen string) {
-	pfen, err := board16.ParseFEN(fen, x.e.Position().Variant())
+	v := x.pos.Variant()
+	pfen, err := board16.ParseFEN(fen, v)
+	var pos *env.Position
 	if err == nil {
-		err = x.e.SetPosition(pfen, nil)
+		if pos, err = env.ParseFEN(pfen, v); err != nil {
+			err = fmt.Errorf("position: %w", err)
+		}
 	}
 	if err != nil {
 		x.invalid = "illegal position"
 		x.out.Printf("tellusererror Illegal position: %s", clipFENs(oneLine(err.Error()), fen, pfen))
 		return
 	}
-	x.invalid = ""
+	x.pos, x.invalid = pos, ""
 }
 
 // clipFENs shortens, in an error message, the quoted FENs it echoes (the
