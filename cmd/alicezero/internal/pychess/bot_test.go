@@ -19,27 +19,10 @@ import (
 	"github.com/alicezero/alicezero/cmd/alicezero/internal/enginetest"
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
+	"github.com/alicezero/alicezero/internal/syncbuf"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/mcts/engine"
 )
-
-// logBuffer collects a bot's log lines for the test to read.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
 
 // searchFunc is a scripted search of the fake engine (enginetest.Engine's
 // Search): pos is the game after its moves, lim.MoveTime the budget.
@@ -96,14 +79,14 @@ func scriptOpponent(moves string) func(*env.Position, int) string {
 type testRig struct {
 	f    *fakeServer
 	bot  *Bot
-	logs *logBuffer
+	logs *syncbuf.Buffer
 	dir  string
 }
 
 func newRig(t *testing.T, search searchFunc, cfg Config) *testRig {
 	t.Helper()
 	f := newFakeServer(t)
-	logs := &logBuffer{}
+	logs := &syncbuf.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	c, err := NewClient(f.srv.URL, f.token, ClientOptions{Variants: []string{"alice"}, IdleTimeout: 3 * time.Second, Logger: log})
 	if err != nil {

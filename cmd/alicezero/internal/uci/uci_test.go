@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,33 +12,21 @@ import (
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/internal/lines"
+	"github.com/alicezero/alicezero/internal/syncbuf"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/mcts/engine"
 )
 
-// syncBuffer collects output written from several goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) lines() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return strings.Split(strings.TrimRight(s.b.String(), "\n"), "\n")
+// outLines splits what out holds into lines.
+func outLines(out *syncbuf.Buffer) []string {
+	return strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
 }
 
 // script runs the loop on input until the input ends and returns the
 // output lines.
 func script(t *testing.T, e engine.Interface, input string) []string {
 	t.Helper()
-	var out syncBuffer
+	var out syncbuf.Buffer
 	done := make(chan error, 1)
 	go func() { done <- Run(context.Background(), e, strings.NewReader(input), &out) }()
 	select {
@@ -48,9 +35,9 @@ func script(t *testing.T, e engine.Interface, input string) []string {
 			t.Fatalf("Run: %v", err)
 		}
 	case <-time.After(20 * time.Second):
-		t.Fatalf("Run did not return; output so far:\n%s", strings.Join(out.lines(), "\n"))
+		t.Fatalf("Run did not return; output so far:\n%s", strings.Join(outLines(&out), "\n"))
 	}
-	return out.lines()
+	return outLines(&out)
 }
 
 func has(lines []string, pred func(string) bool) bool {
@@ -276,7 +263,7 @@ func TestPanicInSearch(t *testing.T) {
 func TestStopAndQuit(t *testing.T) {
 	e := enginetest.New()
 	pr, pw := io.Pipe()
-	var out syncBuffer
+	var out syncbuf.Buffer
 	done := make(chan error, 1)
 	go func() { done <- Run(context.Background(), e, pr, &out) }()
 	io.WriteString(pw, "go infinite\nisready\n")
@@ -295,16 +282,16 @@ func TestStopAndQuit(t *testing.T) {
 	pw.Close()
 }
 
-func waitFor(t *testing.T, out *syncBuffer, prefix string) {
+func waitFor(t *testing.T, out *syncbuf.Buffer, prefix string) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
-		if has(out.lines(), prefixed(prefix)) {
+		if has(outLines(out), prefixed(prefix)) {
 			return
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	t.Fatalf("no %q; output:\n%s", prefix, strings.Join(out.lines(), "\n"))
+	t.Fatalf("no %q; output:\n%s", prefix, strings.Join(outLines(out), "\n"))
 }
 
 func TestOptions(t *testing.T) {
