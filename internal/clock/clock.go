@@ -79,12 +79,6 @@ func (l Limits) Validate() error {
 	return nil
 }
 
-// HasClock reports whether side plays with a clock.
-func (l Limits) HasClock(side env.Colour) bool {
-	left, _ := l.Clock(side)
-	return left > 0
-}
-
 // Clock returns side's time left and increment.
 func (l Limits) Clock(side env.Colour) (left, inc time.Duration) {
 	if side == env.Black {

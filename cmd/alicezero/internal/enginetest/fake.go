@@ -47,7 +47,6 @@ type Engine struct {
 	games    []*env.Game    // of every Go, in order
 	limits   []clock.Limits // of every Go, in order
 	newGames int
-	closed   bool
 }
 
 var _ engine.Interface = (*Engine)(nil)
@@ -77,13 +76,6 @@ func (e *Engine) NewGames() int {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.newGames
-}
-
-// Closed reports whether Close was called.
-func (e *Engine) Closed() bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.closed
 }
 
 // The methods below are engine.Interface's.
@@ -136,13 +128,8 @@ func (e *Engine) NewGame() {
 	e.newGames++
 }
 
-// Close marks the engine closed (Closed); it must not be used afterwards.
-func (e *Engine) Close() error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.closed = true
-	return nil
-}
+// Close does nothing: the fake holds nothing to release.
+func (e *Engine) Close() error { return nil }
 
 // Go records game and lim and answers: an error for a game that does not
 // play, one wrapping engine.ErrNoLegalMove where the side to move has no
