@@ -175,7 +175,11 @@ func New(cfg Config) (*Searcher, error) {
 // shared is what the threads of a search share besides the table.
 type shared struct {
 	stop  atomic.Bool  // the main search is over: the helpers stop
-	nodes atomic.Int64 // the helpers' nodes, published every 1024
+	nodes atomic.Int64 // every thread's nodes, published every 1024
+	// budget is the search's node limit (0: none), which the helpers
+	// keep too, so that a main thread held off the processor does not
+	// let them run past it.
+	budget int64
 }
 
 // NewGame forgets what earlier searches learnt: the transposition table
@@ -213,6 +217,7 @@ func (s *Searcher) Search(ctx context.Context, pos *env.Position, limits clock.L
 	}
 	s.shared.stop.Store(false)
 	s.shared.nodes.Store(0)
+	s.shared.budget = limits.Nodes
 	var wg conc.WaitGroup
 	for _, h := range s.helpers {
 		wg.Go(func() {
@@ -335,7 +340,7 @@ func (s *Searcher) run(ctx context.Context, pos *env.Position, limits clock.Limi
 		}
 		if s.OnIteration != nil && s.helper == 0 {
 			s.OnIteration(Info{Depth: depth, SelDepth: s.selDepth, Score: res.Score, MateIn: res.MateIn,
-				Nodes: s.nodes + s.shared.nodes.Load(), Elapsed: time.Since(s.start), Hashfull: s.tt.hashfull(), PV: res.PV, Lines: res.Lines})
+				Nodes: s.nodes - s.published + s.shared.nodes.Load(), Elapsed: time.Since(s.start), Hashfull: s.tt.hashfull(), PV: res.PV, Lines: res.Lines})
 		}
 		if !limits.Infinite {
 			if root.moves.N == 1 && most > 0 {
@@ -545,17 +550,21 @@ func (s *Searcher) checkStop() bool {
 	if s.firstIteration {
 		return false // a search always completes depth 1: a move searched, whatever the limits
 	}
-	if s.maxNodes > 0 && s.nodes+s.shared.nodes.Load() >= s.maxNodes {
+	if s.maxNodes > 0 && s.nodes-s.published+s.shared.nodes.Load() >= s.maxNodes {
 		s.stopped = true
 		return true
+	}
+	if len(s.helpers) > 0 && s.nodes-s.published >= 1024 {
+		s.shared.nodes.Add(s.nodes - s.published)
+		s.published = s.nodes
 	}
 	if s.helper > 0 {
 		if s.nodes-s.published < 1024 {
 			return false
 		}
-		s.shared.nodes.Add(s.nodes - s.published)
+		all := s.shared.nodes.Add(s.nodes - s.published)
 		s.published = s.nodes
-		s.stopped = s.shared.stop.Load()
+		s.stopped = s.shared.stop.Load() || s.shared.budget > 0 && all >= s.shared.budget
 		return s.stopped
 	}
 	if s.nodes&1023 != 0 {
