@@ -181,7 +181,7 @@ func TestBusSurvivesKill9(t *testing.T) {
 	learner2 := startCLI(t, "learner (restarted)", append(learnArgs, "--resume", "r")...)
 	a2 := worker("a")
 	all = append(all, learner2, a2)
-	waitUntil(t, 2*time.Minute, "rounds after the restart", func() bool { return newestCheckpoint(run) >= killedAt+rounds }, all...)
+	waitUntil(t, 4*time.Minute, "rounds after the restart", func() bool { return newestCheckpoint(run) >= killedAt+rounds }, all...)
 	if !strings.Contains(learner2.out.String(), "resuming run") {
 		t.Fatalf("the learner did not resume:\n%s", learner2.out.String())
 	}
