@@ -17,14 +17,7 @@ import (
 // checkpoint holds them bit for bit, and its first iteration trains on.
 func TestInitStartsFromTheGivenWeights(t *testing.T) {
 	cfg := tinyConfig(t)
-	arch, err := model.Preset(cfg.Model.Preset)
-	if err != nil {
-		t.Fatal(err)
-	}
-	init, err := model.NewWeights(arch.ForVariant(env.Alice), 12345)
-	if err != nil {
-		t.Fatal(err)
-	}
+	init := aliceWeights(t, cfg)
 	dir := t.TempDir()
 	var out bytes.Buffer
 	opts := Options{RunsDir: dir, Name: "warm", Config: cfg, Iterations: 1, Init: init, InitName: "test weights", Out: &out}
@@ -124,14 +117,7 @@ func TestInitAcrossVariants(t *testing.T) {
 		t.Run(tc.v.Name, func(t *testing.T) {
 			cfg := tinyConfig(t)
 			cfg.Variant = tc.v.Name
-			arch, err := model.Preset(cfg.Model.Preset)
-			if err != nil {
-				t.Fatal(err)
-			}
-			init, err := model.NewWeights(arch.ForVariant(env.Alice), 12345)
-			if err != nil {
-				t.Fatal(err)
-			}
+			init := aliceWeights(t, cfg)
 			dir := t.TempDir()
 			var out bytes.Buffer
 			opts := Options{RunsDir: dir, Name: "across", Config: cfg, Iterations: 1, Init: init, InitName: "test weights", InitVariant: tc.initVariant, Out: &out}
@@ -160,4 +146,18 @@ func TestInitAcrossVariants(t *testing.T) {
 			}
 		})
 	}
+}
+
+// aliceWeights returns fresh alice weights of cfg's model preset.
+func aliceWeights(t *testing.T, cfg *Config) *model.Weights {
+	t.Helper()
+	arch, err := model.Preset(cfg.Model.Preset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := model.NewWeights(arch.ForVariant(env.Alice), 12345)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
 }

@@ -33,14 +33,7 @@ func TestSampleLabelsFollowTheGame(t *testing.T) {
 	cfg.SelfPlay.GamesPerIteration = 16
 	cfg.SelfPlay.ParallelGames = 16
 	// A material evaluator plays for captures: most games end in mate.
-	s, err := mcts.NewSearcher(mcts.MaterialEvaluator{}, cfg.MCTSConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	games, err := selfPlay(context.Background(), cfg, env.Alice, s, 1, cfg.SelfPlay.GamesPerIteration, 0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	games := materialSelfPlay(t, cfg)
 	var mates [2]int
 	draws := 0
 	for i, g := range games {
@@ -88,14 +81,7 @@ func TestCappedGamesAreScoredByMaterial(t *testing.T) {
 	cfg.SelfPlay.ParallelGames = 24
 	// A material evaluator makes captures, so that capped games end with
 	// unequal material often enough to test both labels.
-	s, err := mcts.NewSearcher(mcts.MaterialEvaluator{}, cfg.MCTSConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	games, err := selfPlay(context.Background(), cfg, env.Alice, s, 1, cfg.SelfPlay.GamesPerIteration, 0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	games := materialSelfPlay(t, cfg)
 	var decisive, drawn int
 	for i, g := range games {
 		if g.Status != env.Adjudicated {
@@ -130,4 +116,19 @@ func TestCappedGamesAreScoredByMaterial(t *testing.T) {
 	if decisive == 0 || drawn == 0 {
 		t.Fatalf("want capped games of both kinds, got %d decisive and %d drawn of %d", decisive, drawn, len(games))
 	}
+}
+
+// materialSelfPlay plays an iteration of cfg's self-play games of alice
+// with the material evaluator.
+func materialSelfPlay(t *testing.T, cfg *Config) []*SelfPlayGame {
+	t.Helper()
+	s, err := mcts.NewSearcher(mcts.MaterialEvaluator{}, cfg.MCTSConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	games, err := selfPlay(context.Background(), cfg, env.Alice, s, 1, cfg.SelfPlay.GamesPerIteration, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return games
 }
