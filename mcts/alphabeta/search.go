@@ -109,8 +109,8 @@ type Searcher struct {
 	// helper is the searcher's place among the helpers (1, 2, ...); 0
 	// for the one Search is called on.
 	helper int
-	// published is how many of a helper's nodes it has added to
-	// shared.nodes.
+	// published is how many of this thread's nodes it has added to
+	// shared.nodes (a search on several threads).
 	published int64
 
 	ctx          context.Context
@@ -338,7 +338,7 @@ func (s *Searcher) run(ctx context.Context, pos *env.Position, limits clock.Limi
 		if s.stopped {
 			break
 		}
-		if s.OnIteration != nil && s.helper == 0 {
+		if s.OnIteration != nil { // never set on a helper
 			s.OnIteration(Info{Depth: depth, SelDepth: s.selDepth, Score: res.Score, MateIn: res.MateIn,
 				Nodes: s.nodes - s.published + s.shared.nodes.Load(), Elapsed: time.Since(s.start), Hashfull: s.tt.hashfull(), PV: res.PV, Lines: res.Lines})
 		}
@@ -541,8 +541,9 @@ func (s *Searcher) updatePV(ply int, m env.Move) {
 }
 
 // checkStop polls the clock and the context every 1024 nodes, the node
-// budget (the helpers' nodes included) at every node. A helper publishes
-// its nodes and polls the main search's stop every 1024.
+// budget (every thread's nodes) at every node. On several threads each
+// publishes its nodes every 1024; a helper then polls the main search's
+// stop and the budget.
 func (s *Searcher) checkStop() bool {
 	if s.stopped {
 		return true
@@ -554,18 +555,16 @@ func (s *Searcher) checkStop() bool {
 		s.stopped = true
 		return true
 	}
-	if len(s.helpers) > 0 && s.nodes-s.published >= 1024 {
-		s.shared.nodes.Add(s.nodes - s.published)
-		s.published = s.nodes
-	}
-	if s.helper > 0 {
-		if s.nodes-s.published < 1024 {
-			return false
-		}
+	if (s.helper > 0 || len(s.helpers) > 0) && s.nodes-s.published >= 1024 {
 		all := s.shared.nodes.Add(s.nodes - s.published)
 		s.published = s.nodes
-		s.stopped = s.shared.stop.Load() || s.shared.budget > 0 && all >= s.shared.budget
-		return s.stopped
+		if s.helper > 0 {
+			s.stopped = s.shared.stop.Load() || s.shared.budget > 0 && all >= s.shared.budget
+			return s.stopped
+		}
+	}
+	if s.helper > 0 {
+		return false // a helper polls only when it publishes
 	}
 	if s.nodes&1023 != 0 {
 		return false

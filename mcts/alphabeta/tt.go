@@ -83,20 +83,15 @@ func newTable(mb int) *table {
 	}
 	t := &table{slots: make([]slot, n), mask: (n - 1) &^ (bucketSize - 1)}
 	adviseHugePages(t.slots)
-	t.zero() // touch every page now, not during the first searches
+	clear(t.slots) // touch every page now, not during the first searches
 	return t
-}
-
-// zero empties every slot (an all-zero slot holds no bound).
-func (t *table) zero() {
-	clear(t.slots)
 }
 
 func (t *table) clear() {
 	if !t.written {
 		return
 	}
-	t.zero()
+	clear(t.slots) // an all-zero slot holds no bound
 	t.gen, t.written = 0, false
 }
 
