@@ -18,7 +18,7 @@ type engineFlags struct {
 }
 
 // weightsHelp is the help of every engine command's --weights.
-const weightsHelp = "a network to play, through the tree search: builtin (the built-in network), a checkpoint file or a run folder (its newest checkpoint); none: the plain search (default: no network, the classical alpha-beta)"
+const weightsHelp = "a network to play, through the tree search: builtin (the built-in network of the variant played), a checkpoint file or a run folder (its newest checkpoint); none: the plain search (default: no network, the classical alpha-beta)"
 
 // addEngineFlags declares the engine's flags on fs; visitsHelp says when
 // the visit budget applies.

@@ -29,7 +29,7 @@ const (
 // (see docs/ONNX.md), or as a weights-only checkpoint (--format azck).
 func runExport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("export", "", stderr)
-	ckpt := fs.String("checkpoint", "", "checkpoint `file`, or a run folder (or its checkpoints/ folder) to export its newest checkpoint (default: the built-in network)")
+	ckpt := fs.String("checkpoint", "", "checkpoint `file`, or a run folder (or its checkpoints/ folder) to export its newest checkpoint (default: the built-in network of --variant, alice's without it)")
 	format := fs.String("format", formatONNX, "what to write: "+formatONNX+" (model.onnx and model.json in the --out folder) or "+formatAZCK+
 		" (the checkpoint stripped to its weights, no optimiser or run state, in the --out file: what model/builtin ships)")
 	out := fs.String("out", "", "output `folder` for model.onnx and model.json (created if missing); with --format "+formatAZCK+", the file to write")
@@ -63,7 +63,7 @@ func runExport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.
 			return err
 		}
 	}
-	c, path, err := exportSource(*ckpt)
+	c, path, err := exportSource(*ckpt, *variant)
 	if err != nil {
 		return err
 	}
@@ -97,11 +97,15 @@ func runExport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.
 
 // exportSource loads the checkpoint to export: the one ckpt names (read
 // as every command reads a network's name, engine.LoadCheckpoint), or the
-// built-in network. path names it in messages and the sidecar.
-func exportSource(ckpt string) (*model.Checkpoint, string, error) {
+// built-in network of variant (alice's for ""). path names it in messages
+// and the sidecar.
+func exportSource(ckpt, variant string) (*model.Checkpoint, string, error) {
 	if ckpt == "" {
-		c, err := builtin.Checkpoint()
-		return c, "built-in-" + builtin.Variant + ".azck", err
+		if variant == "" {
+			variant = env.Alice.Name
+		}
+		c, err := builtin.Checkpoint(variant)
+		return c, "built-in-" + variant + ".azck", err
 	}
 	return engine.LoadCheckpoint(ckpt)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/model/builtin"
 )
 
 // saveTinyCheckpoint writes a weights-only checkpoint of a tiny network.
@@ -341,17 +342,35 @@ func TestExportWeightsOnly(t *testing.T) {
 	}
 	samePlay(t, w, c.Weights)
 
-	// The built-in network, stripped again, is its own file.
-	again := filepath.Join(dir, "builtin.azck")
-	if _, stderr, code := runCLI(t, "", "export", "--format", "azck", "--out", again); code != 0 {
+	// Each built-in network, stripped again, is its own file (alice's
+	// without --variant); a variant without one is an error naming it.
+	for _, v := range env.Variants() {
+		again := filepath.Join(dir, "builtin-"+v.Name+".azck")
+		_, stderr, code := runCLI(t, "", "export", "--format", "azck", "--variant", v.Name, "--out", again)
+		if !builtin.Has(v.Name) {
+			if want := "no built-in network for " + v.Name; code == 0 || !strings.Contains(stderr, want) {
+				t.Errorf("--variant %s: exit %d, %q; want an error saying %q", v.Name, code, stderr, want)
+			}
+			continue
+		}
+		if code != 0 {
+			t.Fatalf("the built-in network of %s: exit %d: %s", v.Name, code, stderr)
+		}
+		shipped, err := os.ReadFile(filepath.Join("..", "..", "model", "builtin", v.Name+".azck"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(again); !bytes.Equal(b, shipped) {
+			t.Errorf("stripping the built-in network of %s does not give its file back", v.Name)
+		}
+	}
+	plain := filepath.Join(dir, "builtin.azck")
+	if _, stderr, code := runCLI(t, "", "export", "--format", "azck", "--out", plain); code != 0 {
 		t.Fatalf("the built-in network: exit %d: %s", code, stderr)
 	}
-	shipped, err := os.ReadFile(filepath.Join("..", "..", "model", "builtin", "alice.azck"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b, _ := os.ReadFile(again); !bytes.Equal(b, shipped) {
-		t.Error("stripping the built-in network does not give its file back")
+	a, _ := os.ReadFile(plain)
+	if b, _ := os.ReadFile(filepath.Join(dir, "builtin-alice.azck")); len(a) == 0 || !bytes.Equal(a, b) {
+		t.Error("without --variant the export is not alice's built-in network")
 	}
 
 	// Damaged sources leave an existing output as it was.

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/netip"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,12 +17,13 @@ import (
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/mcts/engine"
+	"github.com/alicezero/alicezero/model/builtin"
 )
 
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("serve", "", stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (host:port); other than loopback it needs --token")
-	weights := fs.String("weights", "", "the default engine's network, played through the tree search: builtin (the built-in network), a checkpoint file or a run folder; none: the plain search (default: no network, the classical alpha-beta)")
+	weights := fs.String("weights", "", "the default engine's network, played through the tree search: builtin (the built-in network of the variant played), a checkpoint file or a run folder; none: the plain search (default: no network, the classical alpha-beta)")
 	runsDir := fs.String("runs-dir", "checkpoints", "folder of training runs to show (\"\" hides the training view)")
 	token := fs.String("token", os.Getenv("ALICEZERO_TOKEN"), "access token every request must carry (default $ALICEZERO_TOKEN)")
 	insecure := fs.Bool("insecure", false, "serve an address other machines reach without a token")
@@ -91,9 +93,10 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 }
 
 // serveLabel loads the default engine for the variant its weights were
-// trained for (alice for the built-in network) and names it for the page:
-// what plays that variant, and that the others get the plain search (the
-// alpha-beta). With no network named, the alpha-beta plays every variant.
+// trained for (alice for the built-in networks) and names it for the page:
+// what plays that variant (and which other variants have a built-in
+// network), and that the others get the plain search (the alpha-beta).
+// With no network named, the alpha-beta plays every variant.
 func serveLabel(ctx context.Context, load serve.Loader, weights string) (string, error) {
 	name, err := engine.TrainedVariant(weights)
 	if err != nil {
@@ -114,15 +117,25 @@ func serveLabel(ctx context.Context, load serve.Loader, weights string) (string,
 	switch strings.TrimSpace(weights) {
 	case "", engine.NoWeights:
 		return label, nil // the alpha-beta, in every variant
+	case engine.BuiltinWeights:
+		label += " for " + v.Name
+		if others := slices.DeleteFunc(builtin.Variants(), func(n string) bool { return n == v.Name }); len(others) > 0 {
+			label += ", and the built-in networks of " + strings.Join(others, ", ")
+		}
+		if len(builtin.Variants()) == len(env.Variants()) {
+			return label, nil
+		}
+	default:
+		label += " for " + v.Name
 	}
-	return label + " for " + v.Name + "; the plain search (the alpha-beta) in the other variants", nil
+	return label + "; the plain search (the alpha-beta) in the other variants", nil
 }
 
 // serveLoader builds the server's engines from mcts/engine, each
 // searching with threads workers. An engine plays one variant: with
 // weights "" the engine's default, the alpha-beta; else the network named
 // where it was built for that variant, or the plain search, which then
-// says why (the built-in network plays alice only; weights of another
+// says why (a variant without a built-in network; weights of another
 // variant are no error here, since a visitor picks the variant and the
 // engine separately). Weights that cannot be loaded at all are an error.
 func serveLoader(threads int) serve.Loader {

@@ -23,6 +23,7 @@ import (
 	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/mcts/engine"
+	"github.com/alicezero/alicezero/model/builtin"
 )
 
 // screenshots, when set, is the folder TestServeInBrowser saves the
@@ -201,16 +202,19 @@ func TestServeInBrowser(t *testing.T) {
 }
 
 // engineFor is what must answer in variant v for the weights choice w
-// of a server without --weights: the alpha-beta by default, the built-in
-// network where it is chosen in alice, the plain search for it elsewhere.
+// of a server without --weights: the alpha-beta by default, v's built-in
+// network where it is chosen and v has one (named after v, but for
+// alice's), the plain search for it elsewhere.
 func engineFor(v, w string) string {
 	switch {
 	case w == "default":
 		return "classical alpha-beta"
 	case v == "alice":
-		return "built-in network"
+		return "the built-in network (small"
+	case builtin.Has(v):
+		return "the built-in network (" + v + ", "
 	}
-	return "plain search (the built-in network does not play " + v + ")"
+	return "plain search (no built-in network for " + v + ")"
 }
 
 // TestServeEngineInEveryVariant plays a move against the real engine

@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/alicezero/alicezero/cmd/alicezero/internal/xboard"
 	"github.com/alicezero/alicezero/configs"
 	"github.com/alicezero/alicezero/env"
+	"github.com/alicezero/alicezero/model/builtin"
 )
 
 // TestMiniThroughTheProduct trains an alice-mini network for one tiny
@@ -114,7 +117,7 @@ func TestMiniThroughTheProduct(t *testing.T) {
 }
 
 // TestBlackBCommands: alice-black-b plays through arena and uci with the
-// plain search (the built-in network plays alice only), from its own start.
+// default engine, from its own start.
 func TestBlackBCommands(t *testing.T) {
 	out, errOut, code := runCLI(t, "", "arena", "--variant", "alice-black-b", "--games", "2", "--plies", "30", "--progress=false", "net:visits=8", "ab:depth=1")
 	if code != 0 || !strings.Contains(out, "2 of 2 games played") {
@@ -198,5 +201,59 @@ func arenaGames(t *testing.T, v env.Variant, run, opponent string, plies int) {
 	games, err := env.ReadPGN(f, env.Alice)
 	if err != nil || len(games) != 2 || games[0].Variant != v {
 		t.Fatalf("PGN: %d games, %v", len(games), err)
+	}
+}
+
+// TestEachVariantsBuiltinNetwork: asked for the tree search with no
+// weights named (uci's Search mcts) or for the built-in network (xboard
+// --weights builtin), each front end plays a variant with its own built-in
+// network where it has one and says so before its first move; in a
+// variant with none, uci plays the plain tree and says that, and xboard
+// refuses the variant naming the variants that have one.
+func TestEachVariantsBuiltinNetwork(t *testing.T) {
+	for _, v := range env.Variants() {
+		t.Run(v.Name, func(t *testing.T) {
+			want := "no built-in network for " + v.Name
+			if builtin.Has(v.Name) {
+				c, err := builtin.Checkpoint(v.Name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want = builtin.Describe(c)
+			}
+			s := startSession(t, "uci", "--variant", v.Name)
+			uciHandshake(s)
+			s.send("setoption name Search value mcts", "position startpos", "go nodes 16")
+			best, before := s.expectPrefix("bestmove")
+			if !slices.ContainsFunc(before, func(l string) bool {
+				return strings.HasPrefix(l, "info string playing with ") && strings.Contains(l, want)
+			}) {
+				t.Errorf("uci: no \"info string playing with\" naming %q before the move:\n%s", want, strings.Join(before, "\n"))
+			}
+			checkBestmove(t, testPosition(t, v, v.StartFEN()), best)
+			s.send("quit")
+			if code := s.exit(); code != 0 {
+				t.Fatalf("uci: exit %d", code)
+			}
+
+			if !slices.Contains(xboard.Offered(), v.Name) {
+				return // alice-3 does not fit XBoard's board
+			}
+			x := startSession(t, "xboard", "--weights", "builtin", "--visits", "16")
+			x.send("xboard", "protover 2", "new", "variant "+v.Name)
+			if !builtin.Has(v.Name) {
+				x.expect(strconvQuote(want), func(l string) bool { return strings.Contains(l, want) })
+			} else {
+				x.send("go")
+				move, before := x.expectPrefix("move ")
+				if !slices.ContainsFunc(before, func(l string) bool { return strings.HasPrefix(l, "# playing with ") && strings.Contains(l, want) }) {
+					t.Errorf("xboard: no \"# playing with\" naming %q before %q:\n%s", want, move, strings.Join(before, "\n"))
+				}
+			}
+			x.send("quit")
+			if code := x.exit(); code != 0 {
+				t.Fatalf("xboard: exit %d", code)
+			}
+		})
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/model/builtin"
 )
 
 func newEngine(t *testing.T, o Options) *Engine {
@@ -84,6 +85,12 @@ func TestWhatPlays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The tree in alice-ep plays its built-in network where it has one,
+	// else the plain tree.
+	epNet, epTree := builtin.Has(env.AliceEP.Name), plainTree+" (no built-in network for alice-ep)"
+	if epNet {
+		epTree = "the built-in network (alice-ep, "
+	}
 	for _, tc := range []struct {
 		name    string
 		o       Options
@@ -102,7 +109,7 @@ func TestWhatPlays(t *testing.T) {
 		{"Search alphabeta", Options{Search: SearchAlphaBeta}, false, false, alphaBetaSearch},
 		{"Search alphabeta, builtin", Options{Search: SearchAlphaBeta, Weights: BuiltinWeights}, false, true, alphaBetaSearch},
 		{"alice-ep", Options{Variant: env.AliceEP}, false, false, alphaBetaSearch},
-		{"alice-ep, Search mcts", Options{Variant: env.AliceEP, Search: SearchMCTS}, true, false, plainTree + " (the built-in network plays alice only)"},
+		{"alice-ep, Search mcts", Options{Variant: env.AliceEP, Search: SearchMCTS}, true, epNet, epTree},
 	} {
 		tc.o.EvalWorkers = 1
 		e := newEngine(t, tc.o)
@@ -129,10 +136,16 @@ func TestWhatPlays(t *testing.T) {
 			t.Errorf("%s: searched with the tree %v and the alpha-beta %v, want the tree %v", tc.name, e.tree != nil, e.ab != nil, tc.tree)
 		}
 	}
-	// The built-in network plays alice only: named for another variant, it
-	// is refused as weights of another variant are.
-	if _, err := New(Options{Variant: env.AliceEP, Weights: BuiltinWeights}); !errors.Is(err, ErrOtherVariant) {
-		t.Errorf("builtin in alice-ep: %v, want ErrOtherVariant", err)
+	// builtin in a variant without a built-in network is refused as
+	// weights of another variant are.
+	for _, v := range env.Variants() {
+		e, err := New(Options{Variant: v, Weights: BuiltinWeights, EvalWorkers: 1})
+		if err == nil {
+			e.Close()
+		}
+		if builtin.Has(v.Name) != (err == nil) || err != nil && !errors.Is(err, ErrOtherVariant) {
+			t.Errorf("builtin in %s: %v; it has a built-in network: %v", v.Name, err, builtin.Has(v.Name))
+		}
 	}
 }
 

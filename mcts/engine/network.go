@@ -16,9 +16,11 @@ import (
 // named (--weights none, the UCI option Weights).
 const NoWeights = "none"
 
-// BuiltinWeights names the built-in network wherever weights are named
-// (--weights builtin): named, it plays, through the tree search, where no
-// weights named leave the game to the alpha-beta (Options.Weights).
+// BuiltinWeights names the built-in network of the variant played
+// wherever weights are named (--weights builtin; package builtin holds one
+// network per variant that has one): named, it plays, through the tree
+// search, where no weights named leave the game to the alpha-beta
+// (Options.Weights).
 const BuiltinWeights = "builtin"
 
 // ErrOtherVariant is what the error of weights built for another variant
@@ -63,14 +65,15 @@ func plainSearch() *Network {
 }
 
 // LoadNetwork reads weights as a user names them: "" for the default
-// network (the built-in one where it plays v, else the plain search: what
+// network (v's built-in one where it has one, else the plain search: what
 // the tree search plays when no weights are named, whereas an Engine that
 // is not asked for the tree loads none and plays the alpha-beta),
-// BuiltinWeights ("builtin") for the built-in network, NoWeights ("none")
+// BuiltinWeights ("builtin") for v's built-in network, NoWeights ("none")
 // for the plain search, a checkpoint file, or a training run's folder (or
 // its checkpoints folder) for its newest checkpoint. A network trained for
-// another variant than v is refused, the built-in one included. The error
-// names the path and what is wrong with it.
+// another variant than v is refused, and so is "builtin" for a variant
+// without a built-in network. The error names the path and what is wrong
+// with it.
 func LoadNetwork(weights string, v env.Variant) (*Network, error) {
 	if unnamed(weights) {
 		return defaultNetwork(v)
@@ -79,8 +82,8 @@ func LoadNetwork(weights string, v env.Variant) (*Network, error) {
 	case NoWeights:
 		return plainSearch(), nil
 	case BuiltinWeights:
-		if v.Name != builtin.Variant {
-			return nil, otherVariantError{fmt.Errorf("the built-in network was trained for %s, not %s", builtin.Variant, v.Name)}
+		if !builtin.Has(v.Name) {
+			return nil, otherVariantError{fmt.Errorf("there is no built-in network for %s (the built-in networks play %s)", v.Name, strings.Join(builtin.Variants(), ", "))}
 		}
 		return defaultNetwork(v)
 	}
@@ -117,15 +120,13 @@ func (n *Network) fits(v env.Variant) error {
 }
 
 // TrainedVariant returns the variant the weights named as LoadNetwork
-// reads them were trained for, as their checkpoint records it (the
-// built-in network's for BuiltinWeights): "" for no weights named, the
-// plain search and a file that does not say.
+// reads them were trained for, as their checkpoint records it: "" for no
+// weights named, the plain search, a file that does not say, and
+// BuiltinWeights, which names a network for each variant that has one.
 func TrainedVariant(weights string) (string, error) {
-	switch {
-	case unnamed(weights) || strings.TrimSpace(weights) == NoWeights:
+	switch strings.TrimSpace(weights) {
+	case "", "<empty>", NoWeights, BuiltinWeights:
 		return "", nil
-	case strings.TrimSpace(weights) == BuiltinWeights:
-		return builtin.Variant, nil
 	}
 	c, _, err := LoadCheckpoint(weights)
 	if err != nil {
@@ -161,20 +162,20 @@ func LoadCheckpoint(name string) (*model.Checkpoint, string, error) {
 }
 
 // defaultNetwork is the network of no weights named, for every command
-// and protocol that asks for one (the tree search, LoadNetwork): the
-// built-in network (package builtin) for the rule set it was trained for,
-// else the plain search. NoWeights always names the plain search.
+// and protocol that asks for one (the tree search, LoadNetwork): v's
+// built-in network (package builtin) where it has one, else the plain
+// search. NoWeights always names the plain search.
 func defaultNetwork(v env.Variant) (*Network, error) {
-	if v.Name != builtin.Variant {
+	if !builtin.Has(v.Name) {
 		n := plainSearch()
-		n.Description += " (the built-in network plays " + builtin.Variant + " only)"
+		n.Description += " (no built-in network for " + v.Name + ")"
 		return n, nil
 	}
-	c, err := builtin.Checkpoint()
+	c, err := builtin.Checkpoint(v.Name)
 	if err != nil {
 		return nil, err
 	}
-	return &Network{Weights: c.Weights, Variant: builtin.Variant, Description: builtin.Describe(c)}, nil
+	return &Network{Weights: c.Weights, Variant: v.Name, Description: builtin.Describe(c)}, nil
 }
 
 // InMemory wraps weights held by the caller (training's strength matches)

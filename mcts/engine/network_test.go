@@ -14,6 +14,7 @@ import (
 	"github.com/alicezero/alicezero/internal/runs"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/model"
+	"github.com/alicezero/alicezero/model/builtin"
 )
 
 // saveTiny writes an untrained tiny network for variant as the iteration
@@ -64,22 +65,17 @@ func TestLoadNetwork(t *testing.T) {
 		{"", env.Alice, "built-in network", false},
 		{"<empty>", env.Alice, "built-in network", false},
 		{BuiltinWeights, env.Alice, "built-in network", false},
-		{BuiltinWeights, env.AliceEP, "the built-in network was trained for alice, not alice-ep", true},
-		{"", env.AliceEP, "plain search, the classical alpha-beta (the built-in network plays alice only)", false},
 		{NoWeights, env.Alice, "plain search", false},
 		{run, env.Alice, "iter-000003.azck (tiny, step 7)", false},
 		{runs.CheckpointPath(run, 3), env.Alice, "iter-000003.azck", false},
 		{run, env.AliceEP, "trained for alice, not alice-ep", true},
 		// A network reads the planes of the variant it was trained for
 		// (alice-mini's boards of 4 files in the 8×8 frame): another
-		// variant's weights are refused both ways, and the built-in
-		// network plays alice only.
+		// variant's weights are refused both ways.
 		{mini, env.AliceMini, "iter-000003.azck (tiny, step 7)", false},
 		{mini, env.Alice, "trained for alice-mini, not alice", true},
 		{run, env.AliceMini, "trained for alice, not alice-mini", true},
 		{mini, env.AliceBlackB, "trained for alice-mini, not alice-black-b", true},
-		{"", env.AliceMini, "plain search, the classical alpha-beta (the built-in network plays alice only)", false},
-		{"", env.AliceBlackB, "plain search, the classical alpha-beta (the built-in network plays alice only)", false},
 		{filepath.Join(run, "nosuch"), env.Alice, "does not exist", true},
 		{garbage, env.Alice, "not an AliceZero checkpoint", true},
 	} {
@@ -93,6 +89,34 @@ func TestLoadNetwork(t *testing.T) {
 			t.Errorf("LoadNetwork(%q, %s): error %v, want one saying %q", tt.weights, tt.v.Name, err, tt.want)
 		case !tt.bad && (err != nil || !strings.Contains(n.Description, tt.want)):
 			t.Errorf("LoadNetwork(%q, %s) = %+v, %v; want %q", tt.weights, tt.v.Name, n, err, tt.want)
+		}
+	}
+}
+
+// No weights named and "builtin" load each variant's built-in network
+// where it has one, named after the variant, and otherwise the plain
+// search ("") or an error of another variant ("builtin") that lists the
+// variants with a network.
+func TestLoadBuiltinInEveryVariant(t *testing.T) {
+	for _, v := range env.Variants() {
+		for _, weights := range []string{"", BuiltinWeights} {
+			n, err := LoadNetwork(weights, v)
+			switch {
+			case builtin.Has(v.Name):
+				if err != nil || n.Weights == nil || n.Variant != v.Name || !strings.HasPrefix(n.Description, "the built-in network (") {
+					t.Errorf("LoadNetwork(%q, %s) = %+v, %v; want its built-in network", weights, v.Name, n, err)
+				} else if err := n.Weights.Config().Fits(v); err != nil {
+					t.Errorf("LoadNetwork(%q, %s): %v", weights, v.Name, err)
+				}
+			case weights == "":
+				if want := plainAlphaBeta + " (no built-in network for " + v.Name + ")"; err != nil || n.Weights != nil || n.Description != want {
+					t.Errorf("LoadNetwork(%q, %s) = %+v, %v; want %q", weights, v.Name, n, err, want)
+				}
+			default:
+				if !errors.Is(err, ErrOtherVariant) || !strings.Contains(err.Error(), "no built-in network for "+v.Name) || !strings.Contains(err.Error(), "alice") {
+					t.Errorf("LoadNetwork(%q, %s): %v, want ErrOtherVariant listing the variants with one", weights, v.Name, err)
+				}
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -8,47 +9,76 @@ import (
 	"github.com/alicezero/alicezero/model"
 )
 
-// The embedded file is a whole, current checkpoint of a network that plays
-// Variant, and each call returns weights of its own.
-func TestBuiltinNetwork(t *testing.T) {
-	a, err := Checkpoint()
-	if err != nil {
-		t.Fatal(err)
+// alice, the project's own rule set, always has a network.
+func TestAliceHasANetwork(t *testing.T) {
+	if !Has("alice") {
+		t.Fatalf("no built-in network for alice: the built-in networks are %v", Variants())
 	}
-	if a.Optimizer != nil {
-		t.Error("the built-in network carries an optimiser state: ship weights only")
+}
+
+// Every embedded file is a whole, current, weights-only checkpoint of a
+// network that plays the variant it is named after, and each call returns
+// weights of its own.
+func TestBuiltinNetworks(t *testing.T) {
+	for _, name := range Variants() {
+		t.Run(name, func(t *testing.T) {
+			v, err := env.VariantByName(name)
+			if err != nil {
+				t.Fatalf("%s.azck is named after no variant: %v", name, err)
+			}
+			a, err := Checkpoint(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Optimizer != nil {
+				t.Error("the built-in network carries an optimiser state: ship weights only")
+			}
+			if got := a.Meta["variant"]; got != name {
+				t.Errorf("trained for %q, want %q", got, name)
+			}
+			for _, key := range []string{"trained_by", "iterations"} {
+				if a.Meta[key] == "" {
+					t.Errorf("metadata lacks %q (docs/TRAINING.md and the engine's description read it)", key)
+				}
+			}
+			if err := a.Weights.Config().Fits(v); err != nil {
+				t.Error(err)
+			}
+			d := Describe(a)
+			if !strings.HasPrefix(d, "the built-in network (") || name != "alice" && !strings.Contains(d, name) {
+				t.Errorf("Describe: %q", d)
+			}
+			b, err := Checkpoint(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Weights == b.Weights || !a.Weights.Equal(b.Weights) {
+				t.Error("two calls share weights, or decode different ones")
+			}
+			// It evaluates the variant's start position to a WDL.
+			ev, err := model.NewFastEvaluator(a.Weights, model.FastOptions{Workers: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ev.Close()
+			planes := make([]float32, v.InputSize())
+			env.NewPosition(v).Encode(planes)
+			pol, wdl := make([]float32, v.PolicySize()), make([]float32, env.WDLSize)
+			if err := ev.Evaluate(planes, 1, pol, wdl); err != nil {
+				t.Fatal(err)
+			}
+			if s := wdl[0] + wdl[1] + wdl[2]; s < 0.99 || s > 1.01 {
+				t.Errorf("WDL %v", wdl)
+			}
+		})
 	}
-	if v := a.Meta["variant"]; v != Variant {
-		t.Errorf("trained for %q, want %q", v, Variant)
-	}
-	for _, key := range []string{"trained_by", "iterations"} {
-		if a.Meta[key] == "" {
-			t.Errorf("metadata lacks %q (docs/TRAINING.md and the engine's description read it)", key)
-		}
-	}
-	if d := Describe(a); !strings.Contains(d, "built-in") {
-		t.Errorf("Describe: %q", d)
-	}
-	b, err := Checkpoint()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a.Weights == b.Weights || !a.Weights.Equal(b.Weights) {
-		t.Error("two calls share weights, or decode different ones")
-	}
-	// It evaluates the start position to a legal policy and a WDL.
-	ev, err := model.NewFastEvaluator(a.Weights, model.FastOptions{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ev.Close()
-	planes := make([]float32, env.InputSize)
-	env.NewPosition(env.Alice).Encode(planes)
-	pol, wdl := make([]float32, env.PolicySize), make([]float32, env.WDLSize)
-	if err := ev.Evaluate(planes, 1, pol, wdl); err != nil {
-		t.Fatal(err)
-	}
-	if s := wdl[0] + wdl[1] + wdl[2]; s < 0.99 || s > 1.01 {
-		t.Errorf("WDL %v", wdl)
+}
+
+// A variant without a network is an error that says so and lists those
+// that have one.
+func TestNoNetwork(t *testing.T) {
+	_, err := Checkpoint("chess")
+	if !errors.Is(err, ErrNone) || !strings.Contains(err.Error(), "alice") {
+		t.Errorf("Checkpoint(chess): %v, want ErrNone naming the variants with a network", err)
 	}
 }

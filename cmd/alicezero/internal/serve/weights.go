@@ -51,7 +51,7 @@ func (s *Server) engineName(wc weightsChoice, eng engine.Interface, v env.Varian
 		case "default":
 			return "plain search (no network for " + v.Name + ")"
 		case engine.BuiltinWeights:
-			return "plain search (the built-in network does not play " + v.Name + ")"
+			return "plain search (no built-in network for " + v.Name + ")"
 		}
 		return "plain search (" + s.publicPaths(wc.Label) + " does not play " + v.Name + ")"
 	}

@@ -19,6 +19,7 @@ func ExampleRun() {
 	// Output:
 	// readyok
 	// info string error unknown command "frobnicate"
+	// info string playing with fake network
 	// info depth 1 seldepth 1 score cp 0 nodes 1 nps 0 time 0 pv b8a6
 	// bestmove b8a6
 }

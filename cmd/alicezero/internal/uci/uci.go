@@ -28,8 +28,9 @@
 //     moves) each get a line with their own score, WDL and line.
 //   - What plays: by default the classical alpha-beta; a network named by
 //     Weights (builtin, a checkpoint, a run folder) plays through the
-//     tree search, as does Search mcts (the built-in network unless
-//     Weights names another).
+//     tree search, as does Search mcts (the variant's built-in network
+//     unless Weights names another). The first go, and each go after what
+//     plays has changed, says it: "info string playing with ...".
 //   - Hash is the search's memory in MiB (engine.Options.HashMB): the
 //     alpha-beta's transposition table; for the tree search a quarter for
 //     the evaluation cache, the rest for the tree, which holds
@@ -126,6 +127,9 @@ type session struct {
 	search  task.Runner
 	multiPV int
 	showWDL bool
+	// announced is the engine's Network() said last ("info string
+	// playing with").
+	announced string
 }
 
 func (s *session) errorf(format string, args ...any) {
@@ -386,6 +390,12 @@ func (s *session) goCmd(ctx context.Context, args []string) {
 		s.errorf("go refused: %v; set Weights to a network that loads for %s, or to %s for the plain search", err, s.e.Options().Variant.Name, engine.NoWeights)
 		s.out.Printf("bestmove (none)")
 		return
+	}
+	if n := s.e.Network(); n != s.announced {
+		// Who plays, once each time it changes (UCI_Variant to a variant
+		// with a network of its own, Weights, Search).
+		s.out.Printf("info string playing with %s", n)
+		s.announced = n
 	}
 	pos := s.pos.Clone()
 	multiPV, showWDL := s.multiPV, s.showWDL

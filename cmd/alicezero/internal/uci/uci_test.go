@@ -97,6 +97,23 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
+// The first go says what plays; later ones say nothing more while it
+// stays the same.
+func TestSaysWhoPlaysOnce(t *testing.T) {
+	e := enginetest.New()
+	e.Description = "the test network"
+	out := script(t, e, "go nodes 1\nposition startpos moves e2e4\ngo nodes 1\n")
+	var said []string
+	for _, l := range out {
+		if strings.HasPrefix(l, "info string playing with") {
+			said = append(said, l)
+		}
+	}
+	if len(said) != 1 || said[0] != "info string playing with the test network" || !strings.HasPrefix(out[0], "info string playing with") {
+		t.Errorf("the engine said who plays %d times (%q); output:\n%s", len(said), said, strings.Join(out, "\n"))
+	}
+}
+
 // A position without a legal move is answered as Stockfish does, with no
 // error text; a bestmove follows every go.
 func TestGameOverAnswer(t *testing.T) {
@@ -116,8 +133,8 @@ func TestGameOverAnswer(t *testing.T) {
 				t.Fatalf("%s is not over (%v)", tt.fen, st)
 			}
 			out := script(t, e, "position fen "+tt.fen+"\ngo nodes 100\n")
-			if strings.Join(out, "\n") != tt.info+"\nbestmove (none)" {
-				t.Errorf("got:\n%s\nwant:\n%s\nbestmove (none)", strings.Join(out, "\n"), tt.info)
+			if want := "info string playing with fake network\n" + tt.info + "\nbestmove (none)"; strings.Join(out, "\n") != want {
+				t.Errorf("got:\n%s\nwant:\n%s", strings.Join(out, "\n"), want)
 			}
 		})
 	}
@@ -215,6 +232,7 @@ func TestMultiPVCarriesEachMovesWDL(t *testing.T) {
 	}
 	out := script(t, e, "setoption name MultiPV value 3\nsetoption name UCI_ShowWDL value true\ngo nodes 90\n")
 	want := []string{
+		"info string playing with fake network",
 		"info depth 3 seldepth 5 multipv 1 score cp 57 wdl 500 300 200 nodes 90 nps 0 time 0 pv e2e4",
 		"info depth 3 seldepth 5 multipv 2 score cp 18 wdl 300 500 200 nodes 90 nps 0 time 0 pv d2d4",
 		"info depth 3 seldepth 5 multipv 3 score cp -36 wdl 100 600 300 nodes 90 nps 0 time 0 pv g1f3",

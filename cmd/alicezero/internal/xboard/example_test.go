@@ -20,6 +20,7 @@ func ExampleRun() {
 	}
 	// Output:
 	// setup (PNBRQ.....K.pnbrq.....k.) 16x8+0_fairy rnbqkbnr8/pppppppp8/16/16/16/16/PPPPPPPP8/RNBQKBNR8 w KQkq - 0 1
+	// # playing with fake network
 	// move b8i6
 	// pong 1
 	// Error (unknown command): frobnicate

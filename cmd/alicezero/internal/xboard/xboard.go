@@ -18,7 +18,10 @@
 // XBoard's board has at most 16 files and 16 ranks (board16.LayoutOf).
 // The feature command's variants list names the variants XBoard can show;
 // a variant command for one the engine cannot play (weights trained for
-// another variant) is refused with the engine's reason.
+// another variant) is refused with the engine's reason. Before its first
+// move, and whenever what plays changes (a variant with a built-in network
+// of its own, option Weights), the engine says who plays in a debug line:
+// "# playing with ...".
 //
 // XBoard must run with legality testing off (-testLegality false): it
 // does not know the rules, so the engine checks every move, marks the
@@ -160,6 +163,8 @@ type session struct {
 	// playing its move (force, new, undo... while thinking).
 	discard atomic.Bool
 	post    atomic.Bool
+	// announced is the engine's Network() said last ("# playing with").
+	announced string
 
 	force      bool
 	engineSide env.Colour
@@ -525,6 +530,12 @@ func ResultLine(pos *env.Position, st env.Status) string {
 func (x *session) think(ctx context.Context) {
 	if x.announceEnd() {
 		return
+	}
+	if n := x.e.Network(); n != x.announced {
+		// Who plays, once each time it changes (a variant with a network
+		// of its own, Weights): a debug line the GUI shows in its log.
+		x.out.Printf("# playing with %s", oneLine(n))
+		x.announced = n
 	}
 	pos := x.pos.Clone() // the search's; the game stays the loop's
 	lim := x.limits(pos)
