@@ -119,10 +119,12 @@ func serveLabel(ctx context.Context, load serve.Loader, weights string) (string,
 		return label, nil // the alpha-beta, in every variant
 	case engine.BuiltinWeights:
 		label += " for " + v.Name
-		if others := slices.DeleteFunc(builtin.Variants(), func(n string) bool { return n == v.Name }); len(others) > 0 {
+		nets := builtin.Variants()
+		every := len(nets) == len(env.Variants())
+		if others := slices.DeleteFunc(nets, func(n string) bool { return n == v.Name }); len(others) > 0 {
 			label += ", and the built-in networks of " + strings.Join(others, ", ")
 		}
-		if len(builtin.Variants()) == len(env.Variants()) {
+		if every {
 			return label, nil
 		}
 	default:

@@ -82,10 +82,7 @@ func LoadNetwork(weights string, v env.Variant) (*Network, error) {
 	case NoWeights:
 		return plainSearch(), nil
 	case BuiltinWeights:
-		if !builtin.Has(v.Name) {
-			return nil, otherVariantError{fmt.Errorf("there is no built-in network for %s (the built-in networks play %s)", v.Name, strings.Join(builtin.Variants(), ", "))}
-		}
-		return defaultNetwork(v)
+		return builtinNetwork(v)
 	}
 	c, file, err := LoadCheckpoint(weights)
 	if err != nil {
@@ -124,8 +121,7 @@ func (n *Network) fits(v env.Variant) error {
 // weights named, the plain search, a file that does not say, and
 // BuiltinWeights, which names a network for each variant that has one.
 func TrainedVariant(weights string) (string, error) {
-	switch strings.TrimSpace(weights) {
-	case "", "<empty>", NoWeights, BuiltinWeights:
+	if w := strings.TrimSpace(weights); unnamed(w) || w == NoWeights || w == BuiltinWeights {
 		return "", nil
 	}
 	c, _, err := LoadCheckpoint(weights)
@@ -171,7 +167,17 @@ func defaultNetwork(v env.Variant) (*Network, error) {
 		n.Description += " (no built-in network for " + v.Name + ")"
 		return n, nil
 	}
+	return builtinNetwork(v)
+}
+
+// builtinNetwork is v's built-in network; a variant without one is an
+// error of another variant's weights (builtin.ErrNone's, which lists the
+// variants that have one).
+func builtinNetwork(v env.Variant) (*Network, error) {
 	c, err := builtin.Checkpoint(v.Name)
+	if errors.Is(err, builtin.ErrNone) {
+		return nil, otherVariantError{err}
+	}
 	if err != nil {
 		return nil, err
 	}
