@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/netip"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -17,7 +16,6 @@ import (
 	"github.com/alicezero/alicezero/env"
 	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/mcts/engine"
-	"github.com/alicezero/alicezero/model/builtin"
 )
 
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -94,9 +92,10 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 
 // serveLabel loads the default engine for the variant its weights were
 // trained for (alice for the built-in networks) and names it for the page:
-// what plays that variant (and which other variants have a built-in
-// network), and that the others get the plain search (the alpha-beta).
-// With no network named, the alpha-beta plays every variant.
+// what plays that variant and what plays the others. With no network
+// named, the alpha-beta plays every variant; the built-in networks play
+// each its own; a checkpoint plays its variant, the plain search (the
+// alpha-beta) the others.
 func serveLabel(ctx context.Context, load serve.Loader, weights string) (string, error) {
 	name, err := engine.TrainedVariant(weights)
 	if err != nil {
@@ -118,19 +117,9 @@ func serveLabel(ctx context.Context, load serve.Loader, weights string) (string,
 	case "", engine.NoWeights:
 		return label, nil // the alpha-beta, in every variant
 	case engine.BuiltinWeights:
-		label += " for " + v.Name
-		nets := builtin.Variants()
-		every := len(nets) == len(env.Variants())
-		if others := slices.DeleteFunc(nets, func(n string) bool { return n == v.Name }); len(others) > 0 {
-			label += ", and the built-in networks of " + strings.Join(others, ", ")
-		}
-		if every {
-			return label, nil
-		}
-	default:
-		label += " for " + v.Name
+		return label + " for " + v.Name + ", and each other variant's own in that variant", nil
 	}
-	return label + "; the plain search (the alpha-beta) in the other variants", nil
+	return label + " for " + v.Name + "; the plain search (the alpha-beta) in the other variants", nil
 }
 
 // serveLoader builds the server's engines from mcts/engine, each

@@ -23,7 +23,6 @@ import (
 	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/mcts/engine"
-	"github.com/alicezero/alicezero/model/builtin"
 )
 
 // screenshots, when set, is the folder TestServeInBrowser saves the
@@ -75,7 +74,7 @@ func TestServeEngine(t *testing.T) {
 		{"", env.AliceMini, "classical alpha-beta", engine.SearchAlphaBeta},
 		{engine.NoWeights, env.Alice, "plain search", engine.SearchAlphaBeta},
 		{engine.BuiltinWeights, env.Alice, "built-in network", engine.SearchMCTS},
-		{engine.BuiltinWeights, env.AliceMini, "plain search", engine.SearchAlphaBeta},
+		{engine.BuiltinWeights, env.AliceMini, "the built-in network (alice-mini, ", engine.SearchMCTS},
 	} {
 		name := fmt.Sprintf("weights %q, %s", tc.weights, tc.v.Name)
 		e, err := serveLoader(1)(context.Background(), tc.weights, tc.v)
@@ -203,18 +202,15 @@ func TestServeInBrowser(t *testing.T) {
 
 // engineFor is what must answer in variant v for the weights choice w
 // of a server without --weights: the alpha-beta by default, v's built-in
-// network where it is chosen and v has one (named after v, but for
-// alice's), the plain search for it elsewhere.
+// network where it is chosen (named after v, but for alice's).
 func engineFor(v, w string) string {
 	switch {
 	case w == "default":
 		return "classical alpha-beta"
 	case v == "alice":
 		return "the built-in network (small"
-	case builtin.Has(v):
-		return "the built-in network (" + v + ", "
 	}
-	return "plain search (no built-in network for " + v + ")"
+	return "the built-in network (" + v + ", "
 }
 
 // TestServeEngineInEveryVariant plays a move against the real engine

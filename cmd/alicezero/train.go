@@ -16,7 +16,6 @@ import (
 	"github.com/alicezero/alicezero/internal/runs"
 	"github.com/alicezero/alicezero/mcts/engine"
 	"github.com/alicezero/alicezero/model"
-	"github.com/alicezero/alicezero/model/builtin"
 	"github.com/alicezero/alicezero/train"
 )
 
@@ -30,7 +29,7 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	variant := fs.String("variant", "", "rule set to train for, "+variantNames+" (overrides the config's; without --config, the built-in configuration made for it if there is one: mini for alice-mini)")
 	seed := fs.Int64("seed", -1, "seed of the run (overrides the config)")
 	quiet := fs.Bool("quiet", false, "no progress bars, only the summary lines")
-	initFrom := fs.String("init", "", "start the new run from these `WEIGHTS` instead of a random network: builtin (the built-in network of the run's variant, else alice's), a run folder (its newest checkpoint) or a checkpoint file; their architecture must be the configuration's; weights of another variant (the built-in alice network for --variant alice-3) give what the encodings share, and the run's first lines say what")
+	initFrom := fs.String("init", "", "start the new run from these `WEIGHTS` instead of a random network: builtin (the built-in network of the run's variant), a run folder (its newest checkpoint) or a checkpoint file; their architecture must be the configuration's; weights of another variant (for --variant alice-3, an alice checkpoint, such as the built-in alice network written by export --format azck) give what the encodings share, and the run's first lines say what")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -177,8 +176,7 @@ func loadConfig(nameOrPath string) (*train.Config, error) {
 // weights (engine.LoadNetwork), for the variant they were trained for
 // (which the run's, runVariant, may differ from: train.Options.InitVariant),
 // and returns them with their description and that variant ("" where a
-// file does not say). builtin is runVariant's built-in network where it
-// has one, else alice's.
+// file does not say). builtin is runVariant's built-in network.
 func loadInit(name, runVariant string) (w *model.Weights, description, variant string, err error) {
 	weights := strings.TrimSpace(name)
 	switch weights {
@@ -191,10 +189,7 @@ func loadInit(name, runVariant string) (w *model.Weights, description, variant s
 		return nil, "", "", fmt.Errorf("--init: %w", err)
 	}
 	if weights == engine.BuiltinWeights {
-		variant = env.Alice.Name
-		if builtin.Has(runVariant) {
-			variant = runVariant
-		}
+		variant = runVariant
 	}
 	// A file that does not say is loaded for the first variant whose
 	// encoding its network has (LoadNetwork checks it); Run takes it for

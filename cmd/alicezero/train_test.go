@@ -18,7 +18,6 @@ import (
 	"github.com/alicezero/alicezero/internal/syncbuf"
 	"github.com/alicezero/alicezero/mcts/engine"
 	"github.com/alicezero/alicezero/model"
-	"github.com/alicezero/alicezero/model/builtin"
 )
 
 func TestTrainCommandTinyAndResume(t *testing.T) {
@@ -401,17 +400,12 @@ func checkConsecutive(t *testing.T, its []int) {
 }
 
 // TestInitBuiltinPicksTheRunsVariant: --init builtin is the built-in
-// network of the run's variant where it has one, else alice's (which
-// --init carries across encodings).
+// network of the run's variant.
 func TestInitBuiltinPicksTheRunsVariant(t *testing.T) {
 	for _, v := range env.Variants() {
 		w, desc, variant, err := loadInit(engine.BuiltinWeights, v.Name)
-		want := env.Alice.Name
-		if builtin.Has(v.Name) {
-			want = v.Name
-		}
-		if err != nil || w == nil || variant != want || !strings.HasPrefix(desc, "the built-in network (") {
-			t.Errorf("--init builtin for %s: %q, trained for %q, %v; want %s's built-in network", v.Name, desc, variant, err, want)
+		if err != nil || w == nil || variant != v.Name || !strings.HasPrefix(desc, "the built-in network (") {
+			t.Errorf("--init builtin for %s: %q, trained for %q, %v; want its built-in network", v.Name, desc, variant, err)
 		}
 	}
 }

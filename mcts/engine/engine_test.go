@@ -12,7 +12,6 @@ import (
 	"github.com/alicezero/alicezero/internal/clock"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/model"
-	"github.com/alicezero/alicezero/model/builtin"
 )
 
 func newEngine(t *testing.T, o Options) *Engine {
@@ -85,12 +84,6 @@ func TestWhatPlays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The tree in alice-ep plays its built-in network where it has one,
-	// else the plain tree.
-	epNet, epTree := builtin.Has(env.AliceEP.Name), plainTree+" (no built-in network for alice-ep)"
-	if epNet {
-		epTree = "the built-in network (alice-ep, "
-	}
 	for _, tc := range []struct {
 		name    string
 		o       Options
@@ -109,7 +102,7 @@ func TestWhatPlays(t *testing.T) {
 		{"Search alphabeta", Options{Search: SearchAlphaBeta}, false, false, alphaBetaSearch},
 		{"Search alphabeta, builtin", Options{Search: SearchAlphaBeta, Weights: BuiltinWeights}, false, true, alphaBetaSearch},
 		{"alice-ep", Options{Variant: env.AliceEP}, false, false, alphaBetaSearch},
-		{"alice-ep, Search mcts", Options{Variant: env.AliceEP, Search: SearchMCTS}, true, epNet, epTree},
+		{"alice-ep, Search mcts", Options{Variant: env.AliceEP, Search: SearchMCTS}, true, true, "the built-in network (alice-ep, "},
 	} {
 		tc.o.EvalWorkers = 1
 		e := newEngine(t, tc.o)
@@ -134,17 +127,6 @@ func TestWhatPlays(t *testing.T) {
 		}
 		if (e.tree != nil) != tc.tree || (e.ab != nil) == tc.tree {
 			t.Errorf("%s: searched with the tree %v and the alpha-beta %v, want the tree %v", tc.name, e.tree != nil, e.ab != nil, tc.tree)
-		}
-	}
-	// builtin in a variant without a built-in network is refused as
-	// weights of another variant are.
-	for _, v := range env.Variants() {
-		e, err := New(Options{Variant: v, Weights: BuiltinWeights, EvalWorkers: 1})
-		if err == nil {
-			e.Close()
-		}
-		if builtin.Has(v.Name) != (err == nil) || err != nil && !errors.Is(err, ErrOtherVariant) {
-			t.Errorf("builtin in %s: %v; it has a built-in network: %v", v.Name, err, builtin.Has(v.Name))
 		}
 	}
 }

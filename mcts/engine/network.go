@@ -18,7 +18,7 @@ const NoWeights = "none"
 
 // BuiltinWeights names the built-in network of the variant played
 // wherever weights are named (--weights builtin; package builtin holds one
-// network per variant that has one): named, it plays, through the tree
+// network per variant): named, it plays, through the tree
 // search, where no weights named leave the game to the alpha-beta
 // (Options.Weights).
 const BuiltinWeights = "builtin"
@@ -65,24 +65,19 @@ func plainSearch() *Network {
 }
 
 // LoadNetwork reads weights as a user names them: "" for the default
-// network (v's built-in one where it has one, else the plain search: what
-// the tree search plays when no weights are named, whereas an Engine that
-// is not asked for the tree loads none and plays the alpha-beta),
-// BuiltinWeights ("builtin") for v's built-in network, NoWeights ("none")
-// for the plain search, a checkpoint file, or a training run's folder (or
-// its checkpoints folder) for its newest checkpoint. A network trained for
-// another variant than v is refused, and so is "builtin" for a variant
-// without a built-in network. The error names the path and what is wrong
-// with it.
+// network (v's built-in one: what the tree search plays when no weights
+// are named, whereas an Engine that is not asked for the tree loads none
+// and plays the alpha-beta), BuiltinWeights ("builtin") for v's built-in
+// network too, NoWeights ("none") for the plain search, a checkpoint file,
+// or a training run's folder (or its checkpoints folder) for its newest
+// checkpoint. A network trained for another variant than v is refused.
+// The error names the path and what is wrong with it.
 func LoadNetwork(weights string, v env.Variant) (*Network, error) {
-	if unnamed(weights) {
-		return defaultNetwork(v)
-	}
-	switch strings.TrimSpace(weights) {
-	case NoWeights:
-		return plainSearch(), nil
-	case BuiltinWeights:
+	switch {
+	case unnamed(weights), strings.TrimSpace(weights) == BuiltinWeights:
 		return builtinNetwork(v)
+	case strings.TrimSpace(weights) == NoWeights:
+		return plainSearch(), nil
 	}
 	c, file, err := LoadCheckpoint(weights)
 	if err != nil {
@@ -119,7 +114,7 @@ func (n *Network) fits(v env.Variant) error {
 // TrainedVariant returns the variant the weights named as LoadNetwork
 // reads them were trained for, as their checkpoint records it: "" for no
 // weights named, the plain search, a file that does not say, and
-// BuiltinWeights, which names a network for each variant that has one.
+// BuiltinWeights, which names a network for each variant.
 func TrainedVariant(weights string) (string, error) {
 	if w := strings.TrimSpace(weights); unnamed(w) || w == NoWeights || w == BuiltinWeights {
 		return "", nil
@@ -157,27 +152,12 @@ func LoadCheckpoint(name string) (*model.Checkpoint, string, error) {
 	return c, file, nil
 }
 
-// defaultNetwork is the network of no weights named, for every command
-// and protocol that asks for one (the tree search, LoadNetwork): v's
-// built-in network (package builtin) where it has one, else the plain
-// search. NoWeights always names the plain search.
-func defaultNetwork(v env.Variant) (*Network, error) {
-	if !builtin.Has(v.Name) {
-		n := plainSearch()
-		n.Description += " (no built-in network for " + v.Name + ")"
-		return n, nil
-	}
-	return builtinNetwork(v)
-}
-
-// builtinNetwork is v's built-in network; a variant without one is an
-// error of another variant's weights (builtin.ErrNone's, which lists the
-// variants that have one).
+// builtinNetwork is v's built-in network (package builtin has one for
+// every variant): the network of no weights named, for every command and
+// protocol that asks for one (the tree search, LoadNetwork), and of
+// BuiltinWeights.
 func builtinNetwork(v env.Variant) (*Network, error) {
 	c, err := builtin.Checkpoint(v.Name)
-	if errors.Is(err, builtin.ErrNone) {
-		return nil, otherVariantError{err}
-	}
 	if err != nil {
 		return nil, err
 	}

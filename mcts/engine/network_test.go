@@ -14,7 +14,6 @@ import (
 	"github.com/alicezero/alicezero/internal/runs"
 	"github.com/alicezero/alicezero/mcts"
 	"github.com/alicezero/alicezero/model"
-	"github.com/alicezero/alicezero/model/builtin"
 )
 
 // saveTiny writes an untrained tiny network for variant as the iteration
@@ -93,29 +92,16 @@ func TestLoadNetwork(t *testing.T) {
 	}
 }
 
-// No weights named and "builtin" load each variant's built-in network
-// where it has one, named after the variant, and otherwise the plain
-// search ("") or an error of another variant ("builtin") that lists the
-// variants with a network.
+// No weights named and "builtin" load each variant's built-in network,
+// named after the variant.
 func TestLoadBuiltinInEveryVariant(t *testing.T) {
 	for _, v := range env.Variants() {
 		for _, weights := range []string{"", BuiltinWeights} {
 			n, err := LoadNetwork(weights, v)
-			switch {
-			case builtin.Has(v.Name):
-				if err != nil || n.Weights == nil || n.Variant != v.Name || !strings.HasPrefix(n.Description, "the built-in network (") {
-					t.Errorf("LoadNetwork(%q, %s) = %+v, %v; want its built-in network", weights, v.Name, n, err)
-				} else if err := n.Weights.Config().Fits(v); err != nil {
-					t.Errorf("LoadNetwork(%q, %s): %v", weights, v.Name, err)
-				}
-			case weights == "":
-				if want := plainAlphaBeta + " (no built-in network for " + v.Name + ")"; err != nil || n.Weights != nil || n.Description != want {
-					t.Errorf("LoadNetwork(%q, %s) = %+v, %v; want %q", weights, v.Name, n, err, want)
-				}
-			default:
-				if !errors.Is(err, ErrOtherVariant) || !strings.Contains(err.Error(), "no built-in network for "+v.Name) || !strings.Contains(err.Error(), "alice") {
-					t.Errorf("LoadNetwork(%q, %s): %v, want ErrOtherVariant listing the variants with one", weights, v.Name, err)
-				}
+			if err != nil || n.Weights == nil || n.Variant != v.Name || !strings.HasPrefix(n.Description, "the built-in network (") {
+				t.Errorf("LoadNetwork(%q, %s) = %+v, %v; want its built-in network", weights, v.Name, n, err)
+			} else if err := n.Weights.Config().Fits(v); err != nil {
+				t.Errorf("LoadNetwork(%q, %s): %v", weights, v.Name, err)
 			}
 		}
 	}

@@ -2,14 +2,14 @@
 // project trained itself (docs/TRAINING.md records how: configuration,
 // commit, hours, games, strength), embedded in the binary so that every
 // way of playing has a network to play without a --weights file. There is
-// at most one for each rule set, in the file named after it (alice.azck
-// for alice); Variants lists the rule sets that have one.
+// one for each rule set, in the file named after it (alice.azck for
+// alice); Variants lists them, and a test holds every rule set of env to
+// having one.
 //
 // The engine plays a variant's network when it is named (--weights
 // builtin) or when the tree search is asked for with no weights named
 // (Search mcts, the arena's net:search=mcts); with no weights named it
-// plays the classical alpha-beta. A variant without a network of its own
-// gets the plain search.
+// plays the classical alpha-beta.
 //
 // Each file is a weights-only checkpoint (model.SaveCheckpoint without an
 // optimiser state, as "alicezero export --format azck" writes it); its
@@ -18,7 +18,6 @@ package builtin
 
 import (
 	"embed"
-	"errors"
 	"fmt"
 	"io/fs"
 	"slices"
@@ -33,10 +32,6 @@ import (
 var files embed.FS
 
 const ext = ".azck"
-
-// ErrNone is what Checkpoint's error wraps (errors.Is) for a variant with
-// no built-in network.
-var ErrNone = errors.New("no built-in network")
 
 // Variants returns the rule sets that have a built-in network, in name
 // order.
@@ -55,11 +50,11 @@ func Variants() []string {
 func Has(variant string) bool { return slices.Contains(Variants(), variant) }
 
 // Checkpoint returns variant's built-in network, freshly decoded: callers
-// own the weights they get. A variant with none is an error wrapping
-// ErrNone that lists the variants that have one.
+// own the weights they get. A name with none is an error that lists the
+// variants that have one.
 func Checkpoint(variant string) (*model.Checkpoint, error) {
 	if !Has(variant) {
-		return nil, fmt.Errorf("%w for %s (the built-in networks play %s)", ErrNone, variant, strings.Join(Variants(), ", "))
+		return nil, fmt.Errorf("no built-in network for %q (the built-in networks play %s)", variant, strings.Join(Variants(), ", "))
 	}
 	f, err := files.Open(variant + ext)
 	if err != nil {

@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"errors"
 	"strings"
 	"testing"
 
@@ -9,10 +8,18 @@ import (
 	"github.com/alicezero/alicezero/model"
 )
 
-// alice, the project's own rule set, always has a network.
-func TestAliceHasANetwork(t *testing.T) {
-	if !Has("alice") {
-		t.Fatalf("no built-in network for alice: the built-in networks are %v", Variants())
+// Every rule set has a network, and no file is named after anything else
+// (TestBuiltinNetworks checks that each plays its variant).
+func TestEveryVariantHasANetwork(t *testing.T) {
+	var names []string
+	for _, v := range env.Variants() {
+		names = append(names, v.Name)
+		if !Has(v.Name) {
+			t.Errorf("no built-in network for %s: the built-in networks are %v", v.Name, Variants())
+		}
+	}
+	if len(Variants()) != len(names) {
+		t.Errorf("the built-in networks are %v, the rule sets %v", Variants(), names)
 	}
 }
 
@@ -74,11 +81,11 @@ func TestBuiltinNetworks(t *testing.T) {
 	}
 }
 
-// A variant without a network is an error that says so and lists those
-// that have one.
+// A name that is no rule set's is an error that says so and lists the
+// networks there are.
 func TestNoNetwork(t *testing.T) {
 	_, err := Checkpoint("chess")
-	if !errors.Is(err, ErrNone) || !strings.Contains(err.Error(), "alice") {
-		t.Errorf("Checkpoint(chess): %v, want ErrNone naming the variants with a network", err)
+	if err == nil || !strings.Contains(err.Error(), `no built-in network for "chess"`) || !strings.Contains(err.Error(), "alice-mini") {
+		t.Errorf("Checkpoint(chess): %v, want an error naming the variants with a network", err)
 	}
 }

@@ -239,7 +239,7 @@ func TestSearchNamesEngine(t *testing.T) {
 		{"run:othervariant-1", "alice", "plain search (othervariant-1 iter-000002 does not play alice)"},
 		{"default", "alice", "fake engine (none, alice)"},
 		{"builtin", "alice", "fake engine (builtin, alice)"},
-		{"builtin", "alice-mini", "plain search (no built-in network for alice-mini)"},
+		{"builtin", "alice-mini", "fake engine (builtin, alice-mini)"},
 	} {
 		weights, want := tc.weights, tc.want
 		var sj searchJSON

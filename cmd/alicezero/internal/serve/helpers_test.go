@@ -150,7 +150,7 @@ func (l *fakeLoader) load(ctx context.Context, weights string, v env.Variant) (e
 	l.mu.Unlock()
 	opts := engine.Options{Variant: v}
 	e.Description = "fake engine (" + weights + ", " + v.Name + ")"
-	if strings.Contains(weights, "othervariant") || weights == engine.BuiltinWeights && v != env.Alice {
+	if strings.Contains(weights, "othervariant") {
 		// Weights of another variant: the plain search plays, and its
 		// description says why as serveLoader's does.
 		opts.Network = &engine.Network{Description: "no network: plain search, the classical alpha-beta"}

@@ -47,11 +47,8 @@ func (s *Server) weightsEntries() []weightsEntry {
 // description names the network at every step of the reason.
 func (s *Server) engineName(wc weightsChoice, eng engine.Interface, v env.Variant) string {
 	if o := eng.Options(); wc.Path != PlainWeights && o.Network != nil && o.Network.Weights == nil {
-		switch wc.ID {
-		case "default":
+		if wc.ID == "default" {
 			return "plain search (no network for " + v.Name + ")"
-		case engine.BuiltinWeights:
-			return "plain search (no built-in network for " + v.Name + ")"
 		}
 		return "plain search (" + s.publicPaths(wc.Label) + " does not play " + v.Name + ")"
 	}
