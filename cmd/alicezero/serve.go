@@ -117,7 +117,7 @@ func serveLabel(ctx context.Context, load serve.Loader, weights string) (string,
 	case "", engine.NoWeights:
 		return label, nil // the alpha-beta, in every variant
 	case engine.BuiltinWeights:
-		return label + " for " + v.Name + ", and each other variant's own in that variant", nil
+		return label + " for " + v.Name + ", and each other variant's own built-in network", nil
 	}
 	return label + " for " + v.Name + "; the plain search (the alpha-beta) in the other variants", nil
 }

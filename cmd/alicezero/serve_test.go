@@ -59,6 +59,27 @@ func TestServeFlags(t *testing.T) {
 	}
 }
 
+// The page's label of the server's default says what plays alice and
+// what plays the other variants.
+func TestServeLabel(t *testing.T) {
+	run := t.TempDir()
+	if _, errOut, code := runCLI(t, "", "train", "--config", "tiny", "--runs-dir", run, "--run", "r", "--iterations", "1", "--quiet"); code != 0 {
+		t.Fatalf("train: exit %d: %s", code, errOut)
+	}
+	ckpt := filepath.Join(run, "r")
+	for _, tc := range []struct{ weights, want string }{
+		{"", "the classical alpha-beta, with its own evaluation"},
+		{engine.BuiltinWeights, "the built-in network (small, "},
+		{engine.BuiltinWeights, " for alice, and each other variant's own built-in network"},
+		{ckpt, " for alice; the plain search (the alpha-beta) in the other variants"},
+	} {
+		label, err := serveLabel(context.Background(), serveLoader(1), tc.weights)
+		if err != nil || !strings.Contains(label, tc.want) {
+			t.Errorf("serveLabel(%q) = %q, %v; want it to contain %q", tc.weights, label, err, tc.want)
+		}
+	}
+}
+
 // The loader builds the engine the server searches with (the search
 // itself is serve's, tested there on the real engine): the alpha-beta by
 // default in every variant, the built-in network through the tree where
