@@ -62,11 +62,8 @@ func TestServeFlags(t *testing.T) {
 // The page's label of the server's default says what plays alice and
 // what plays the other variants.
 func TestServeLabel(t *testing.T) {
-	run := t.TempDir()
-	if _, errOut, code := runCLI(t, "", "train", "--config", "tiny", "--runs-dir", run, "--run", "r", "--iterations", "1", "--quiet"); code != 0 {
-		t.Fatalf("train: exit %d: %s", code, errOut)
-	}
-	ckpt := filepath.Join(run, "r")
+	ckpt := filepath.Join(t.TempDir(), "iter-000001.azck")
+	saveTinyCheckpoint(t, ckpt, 1, map[string]string{"variant": "alice"})
 	for _, tc := range []struct{ weights, want string }{
 		{"", "the classical alpha-beta, with its own evaluation"},
 		{engine.BuiltinWeights, "the built-in network (small, "},

@@ -73,10 +73,10 @@ func plainSearch() *Network {
 // checkpoint. A network trained for another variant than v is refused.
 // The error names the path and what is wrong with it.
 func LoadNetwork(weights string, v env.Variant) (*Network, error) {
-	switch {
-	case unnamed(weights), strings.TrimSpace(weights) == BuiltinWeights:
+	switch w := strings.TrimSpace(weights); {
+	case unnamed(w), w == BuiltinWeights:
 		return builtinNetwork(v)
-	case strings.TrimSpace(weights) == NoWeights:
+	case w == NoWeights:
 		return plainSearch(), nil
 	}
 	c, file, err := LoadCheckpoint(weights)
